@@ -1,0 +1,21 @@
+import { benchJsonReader, type BenchResult } from "./json-reader.js";
+
+/** Every benchmark suite; add new ones here. */
+const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [{ name: "json-reader", run: benchJsonReader }];
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  return rows.map((row) => row.map((cell, col) => (col === 2 ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!))).join("  ")).join("\n");
+}
+
+async function main(): Promise<void> {
+  const rows: string[][] = [["suite", "benchmark", "value", "unit", "target"]];
+  for (const suite of SUITES) {
+    for (const result of await suite.run()) {
+      rows.push([suite.name, result.name, result.value.toFixed(2), result.unit, result.target ?? ""]);
+    }
+  }
+  console.log(table(rows));
+}
+
+await main();
