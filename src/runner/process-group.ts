@@ -1,0 +1,247 @@
+/**
+ * Process-group primitives shared by the one-shot runner and (later) interactive
+ * sessions. Every child is spawned without a shell, as the leader of its own
+ * session/process group (`detached: true` ⇒ setsid ⇒ pgid = pid), so the kit can
+ * signal the child and everything it started with one `kill(-pgid, sig)`.
+ *
+ * execa is used only to spawn; its buffering, timeout, force-kill and cleanup
+ * logic is switched off — callers own caps and timers.
+ */
+import { constants as fsConstants } from "node:fs";
+import { access, open, stat } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Readable, Writable } from "node:stream";
+import { execa } from "execa";
+
+/** argv[0] = executable (path, or bare name looked up in env.PATH); env = exact child environment. */
+export interface GroupSpawnOptions { argv: readonly string[]; cwd?: string; env: Record<string, string> }
+
+export interface SpawnFailure { code: string; message: string }
+
+/** endedAt = performance.now() when the exit was observed. */
+export interface ExitStatus { exitCode: number | null; signal: string | null; endedAt: number }
+
+export interface GroupChild {
+  readonly pid: number; // leader pid = process-group id
+  readonly stdin: Writable;
+  readonly stdout: Readable; // handed over paused: attach listeners, then resume()
+  readonly stderr: Readable; // idem
+  readonly startedAt: number; // performance.now() just before spawning
+  readonly exited: Promise<ExitStatus>; // resolves when the leader has exited; never rejects
+  exitStatus(): ExitStatus | null; // null while the leader runs
+}
+
+export type SpawnOutcome = { ok: true; child: GroupChild } | { ok: false; error: SpawnFailure };
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** SIGKILL every process group the kit still owns. Safe to call any time. */
+export function killAllGroups(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+  liveGroups.clear();
+}
+
+/** pgids currently registered (spawned and not yet released). */
+export const liveGroupIds = (): number[] => [...liveGroups];
+
+function registerGroup(pgid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", killAllGroups);
+  }
+  liveGroups.add(pgid);
+}
+
+/** SIGKILL what is left of the group and forget it. */
+export function releaseGroup(pgid: number): void {
+  signalGroup(pgid, "SIGKILL");
+  liveGroups.delete(pgid);
+}
+
+/** Signal a whole process group (0 = probe). False if it is gone (ESRCH) or not ours to signal (EPERM). */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new RangeError(`refusing to signal pgid ${pgid}`);
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ESRCH" || code === "EPERM") return false;
+    throw error;
+  }
+}
+
+/** Node timers overflow (and fire at once) beyond 2^31 - 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+const terminations = new WeakMap<GroupChild, Promise<void>>();
+
+/**
+ * SIGTERM the group, then SIGKILL it if the leader has not exited after graceMs.
+ * Resolves once the leader has exited. Concurrent calls share one termination.
+ */
+export function terminateGroup(child: GroupChild, graceMs: number): Promise<void> {
+  const pending = terminations.get(child);
+  if (pending) return pending;
+  const run = async (): Promise<void> => {
+    if (child.exitStatus()) return;
+    signalGroup(child.pid, "SIGTERM");
+    const timer = setTimeout(() => {
+      if (!child.exitStatus()) signalGroup(child.pid, "SIGKILL");
+    }, Math.min(Math.max(graceMs, 0), MAX_TIMER_MS));
+    await child.exited;
+    clearTimeout(timer);
+  };
+  const promise = run();
+  terminations.set(child, promise);
+  return promise;
+}
+
+/**
+ * After the leader exited: SIGKILL the rest of the group (grandchildren), release it,
+ * then give stdout/stderr up to pipeWaitMs to close before destroying them (a stray
+ * holder outside the group could otherwise keep them open forever).
+ */
+export async function finalizeGroup(child: GroupChild, pipeWaitMs: number): Promise<void> {
+  await child.exited;
+  releaseGroup(child.pid);
+  await Promise.all([closeWithin(child.stdout, pipeWaitMs), closeWithin(child.stderr, pipeWaitMs)]);
+  child.stdin.destroy();
+}
+
+function closeWithin(stream: Readable, ms: number): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => stream.destroy(), ms);
+    stream.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Spawn argv in a new process group. Target-file problems are SpawnFailures; throws only on bad options. */
+export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutcome> {
+  validateSpawnOptions(options);
+  const [file, ...args] = options.argv as [string, ...string[]];
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const resolved = await resolveExecutable(file, options.env, cwd);
+  if (!resolved.ok) return resolved;
+
+  const startedAt = performance.now();
+  const subprocess = execa(resolved.path, args, {
+    shell: false, detached: true, reject: false, buffer: false, encoding: "buffer",
+    stdin: "pipe", stdout: "pipe", stderr: "pipe", extendEnv: false, env: options.env, cwd,
+    argv0: file, stripFinalNewline: false, lines: false, cleanup: false, windowsHide: true,
+    forceKillAfterDelay: false, timeout: 0, ipc: false, preferLocal: false,
+  });
+  // reject: false ⇒ settles with a result or an ExecaError; either way never unhandled.
+  const settled = subprocess.then(causeOf, causeOf);
+  subprocess.on("error", () => undefined);
+  const pid = subprocess.pid;
+  if (pid === undefined) {
+    // Async spawn errors (ENOENT, EACCES...) arrive as 'error'; sync ones (e.g. ENOEXEC)
+    // become execa's early-error result, whose cause is the original error.
+    const cause = await new Promise<unknown>((resolve) => {
+      subprocess.once("error", resolve);
+      void settled.then(resolve);
+    });
+    return { ok: false, error: toFailure(cause) };
+  }
+
+  registerGroup(pid);
+  let status: ExitStatus | null = null;
+  const exited = new Promise<ExitStatus>((resolve) => {
+    subprocess.once("exit", (code: number | null, signal: NodeJS.Signals | null) => {
+      status = { exitCode: code, signal, endedAt: performance.now() };
+      resolve(status);
+    });
+  });
+  const { stdin, stdout, stderr } = subprocess;
+  for (const stream of [stdin, stdout, stderr]) stream.on("error", () => undefined);
+  // Handed over paused (readableFlowing = false) so execa never starts them flowing
+  // before the caller listens; the caller must resume() them.
+  stdout.pause();
+  stderr.pause();
+  const child: GroupChild = { pid, stdin, stdout, stderr, startedAt, exited, exitStatus: () => status };
+  return { ok: true, child };
+}
+
+function validateSpawnOptions(options: GroupSpawnOptions): void {
+  const { argv, env } = options;
+  if (!Array.isArray(argv) || argv.length === 0) throw new TypeError("argv must be a non-empty array");
+  if (argv.some((arg) => typeof arg !== "string" || arg.includes("\0")) || argv[0] === "") {
+    throw new TypeError("argv entries must be strings without NUL, and argv[0] non-empty");
+  }
+  for (const [key, value] of Object.entries(env)) {
+    if (typeof value !== "string" || key.includes("\0") || key.includes("=") || value.includes("\0")) {
+      throw new TypeError(`invalid environment entry ${JSON.stringify(key)}`);
+    }
+  }
+}
+
+type Resolution = { ok: true; path: string } | { ok: false; error: SpawnFailure };
+const NOT_FOUND = { ENOENT: "not found in PATH", EACCES: "found in PATH but not executable" };
+
+/** Find what execve would run; refuse non-binary, non-#! files (execvp would give them to /bin/sh). */
+async function resolveExecutable(file: string, env: Record<string, string>, cwd: string): Promise<Resolution> {
+  if (!(await stat(cwd).catch(() => null))?.isDirectory()) {
+    return { ok: false, error: { code: "ENOENT", message: `cwd ${cwd}: no such directory` } };
+  }
+  let target = file.includes("/") ? path.resolve(cwd, file) : undefined;
+  let code: keyof typeof NOT_FOUND = "ENOENT";
+  for (const dir of target === undefined ? (env.PATH ?? "/bin:/usr/bin").split(":") : []) {
+    const candidate = path.resolve(cwd, dir, file);
+    if (!(await stat(candidate).catch(() => null))?.isFile()) continue;
+    if (await access(candidate, fsConstants.X_OK).then(() => true, () => false)) {
+      target = candidate;
+      break;
+    }
+    code = "EACCES";
+  }
+  if (target === undefined) return { ok: false, error: { code, message: `${file}: ${NOT_FOUND[code]}` } };
+  const header = await readHeader(target);
+  if (header && !isRunnableHeader(header)) {
+    return { ok: false, error: { code: "ENOEXEC", message: `${file}: not a native executable or #! script` } };
+  }
+  return { ok: true, path: target };
+}
+
+/** First bytes of a regular file, or null if it cannot be read (spawn will report why). */
+async function readHeader(file: string): Promise<Buffer | null> {
+  try {
+    if (!(await stat(file)).isFile()) return null;
+    const handle = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    try {
+      const buffer = Buffer.alloc(4);
+      const { bytesRead } = await handle.read(buffer, 0, 4, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+const BINARY_MAGICS = ["7f454c46", "feedface", "feedfacf", "cefaedfe", "cffaedfe", "cafebabe"];
+
+function isRunnableHeader(header: Buffer): boolean {
+  if (header.length >= 2 && header[0] === 0x23 && header[1] === 0x21) return true; // "#!"
+  return header.length === 4 && BINARY_MAGICS.includes(header.toString("hex"));
+}
+
+function causeOf(result: unknown): unknown {
+  const isObject = typeof result === "object" && result !== null;
+  return isObject && "cause" in result && result.cause !== undefined ? result.cause : result;
+}
+
+function toFailure(error: unknown): SpawnFailure {
+  return { code: errorCode(error) ?? "ESPAWN", message: error instanceof Error ? error.message : String(error) };
+}
+
+function errorCode(error: unknown): string | undefined {
+  const isObject = typeof error === "object" && error !== null;
+  return isObject && "code" in error && typeof error.code === "string" ? error.code : undefined;
+}
