@@ -1,0 +1,38 @@
+import { kitVersion } from "../paths.js";
+import { makeRedactor, redactDeep } from "./redact.js";
+import { summarize } from "./judge.js";
+import type { ClauseResult, Protocol, RunReport } from "./types.js";
+
+export interface ReportInput {
+  protocol: Protocol;
+  mode?: string;
+  argv: string[];
+  startedAt: Date;
+  endedAt: Date;
+  options: Record<string, unknown>;
+  selection: { clause: string[]; skip: string[] };
+  results: ClauseResult[];
+  deselected: number;
+  notes: string[];
+  /** Values that must never appear in the report. */
+  secrets: string[];
+}
+
+/** Assembles the RunReport; every string in it is passed through the secret redactor. */
+export function buildReport(input: ReportInput): RunReport {
+  const report: RunReport = {
+    reportVersion: 1,
+    tool: { name: "awp-conformance", version: kitVersion() },
+    protocol: input.protocol,
+    ...(input.mode !== undefined ? { mode: input.mode } : {}),
+    candidate: { argv: input.argv },
+    startedAt: input.startedAt.toISOString(),
+    endedAt: input.endedAt.toISOString(),
+    options: input.options,
+    selection: input.selection,
+    summary: summarize(input.results, input.deselected),
+    clauses: input.results,
+    notes: input.notes,
+  };
+  return redactDeep(report, makeRedactor(input.secrets));
+}
