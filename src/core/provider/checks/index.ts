@@ -1,0 +1,18 @@
+import type { Check } from "../../report/judge.js";
+import type { ProviderTranscript } from "../types.js";
+import { describeChecks } from "./describe.js";
+import { envelopeChecks } from "./envelope.js";
+import { invokeChecks } from "./invoke.js";
+import { robustnessChecks } from "./robustness.js";
+import { transportChecks } from "./transport.js";
+import { validateConfigChecks } from "./validate-config.js";
+
+/** Every provider check; each judges one clause of suites/provider/. */
+export const providerChecks: readonly Check<ProviderTranscript>[] = [
+  ...transportChecks,
+  ...envelopeChecks,
+  ...describeChecks,
+  ...validateConfigChecks,
+  ...invokeChecks,
+  ...robustnessChecks,
+];

@@ -1,0 +1,100 @@
+import type { JsonValue } from "../json/index.js";
+
+export const API_VERSION = "aw-provider/v1alpha1";
+export const MAX_MESSAGE_BYTES = 1_048_576;
+export const MAX_DEPTH = 32;
+
+export type JsonObject = { [key: string]: JsonValue };
+
+export const EVENT_NAMES = [
+  "session.start", "input.submit", "tool.before", "tool.after", "permission.request",
+  "compact.before", "compact.after", "subagent.start", "subagent.stop", "turn.stop",
+  "session.end", "model.before_request", "runtime.observed", "runtime.exited",
+  "security.violation", "coverage.changed",
+] as const;
+export const EFFECT_NAMES = ["observe", "block", "ask", "replace_input", "replace_result"] as const;
+export type ToolEvent = "tool.before" | "tool.after";
+
+/** Effects the v1alpha1 admission profile executes, per tool event. */
+export const PROFILE_EFFECTS: Record<ToolEvent, readonly string[]> = {
+  "tool.before": ["observe", "block"],
+  "tool.after": ["observe", "replace_result"],
+};
+
+/** Kinds of hostile request; each is judged by the robustness clause of the same name. */
+export type HostileKind =
+  | "duplicate-keys"
+  | "trailing-document"
+  | "oversized-request"
+  | "excessive-depth"
+  | "out-of-range-integer"
+  | "unknown-field"
+  | "wrong-api-version"
+  | "unknown-method"
+  | "malformed-digest"
+  | "mismatched-digest"
+  | "result-before-tool";
+
+/** Why the kit sent a request; checks select exchanges by it. */
+export type Purpose =
+  | "describe"
+  | "config-valid"
+  | "config-invalid"
+  | "config-unknown-key"
+  | "config-wrong-type"
+  | "invoke"
+  | `hostile:${HostileKind}`;
+
+/** Flat process outcome, as the runner reports it. */
+export interface CallOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdoutCapped: boolean;
+  stderrCapped: boolean;
+  durationMs: number;
+  stdoutBytes: number;
+  stderrBytes: number;
+  killedByKit: boolean;
+  spawnError?: { code: string; message: string };
+  stdinError?: string;
+}
+
+/** One request, one process, one answer: the unit the provider checks judge. */
+export interface ProviderExchange {
+  seq: number;
+  /** Human label, e.g. "invoke check tool.before [observe,block] tool=Bash". */
+  scenario: string;
+  purpose: Purpose;
+  /** The method the request names (hostile requests may name a wrong one). */
+  method: string;
+  requestId: string;
+  /** Exact bytes written to stdin. */
+  request: Uint8Array;
+  /** The request as the kit built it; absent when the bytes are not one JSON value. */
+  requestValue?: JsonObject;
+  /** For a hostile request: the seq of the well-formed request it was derived from. */
+  controlSeq?: number;
+  timeoutMs: number;
+  budgetMs?: number;
+  outcome: CallOutcome;
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+  foundBy?: "scenario" | "fuzz";
+}
+
+export interface ProviderContext {
+  /** The configuration used for invocations, and whether the user supplied it. */
+  config: JsonObject;
+  configGiven: boolean;
+  invalidConfigsGiven: number;
+  /** Strings the kit treats as secrets and redacts from evidence. */
+  secrets: string[];
+  notes: string[];
+}
+
+export interface ProviderTranscript {
+  argv: string[];
+  context: ProviderContext;
+  exchanges: ProviderExchange[];
+}

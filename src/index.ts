@@ -1,0 +1,18 @@
+/**
+ * awp-conformance as a library: run a suite, check a response, compute a digest.
+ * The CLI is a thin layer over these functions.
+ */
+export { runProviderSuite, type RunProviderSuiteOptions, type ProviderSuiteRun } from "./runner/provider/suite.js";
+export { recordProviderSession, type ProviderSuiteOptions } from "./runner/provider/driver.js";
+export { judgeProviderTranscript } from "./core/provider/judge.js";
+export { checkProviderResponse, type ResponseCheckInput } from "./core/provider/check-response.js";
+export { computeInputDigest, configRevision } from "./core/provider/digest.js";
+export { parseJson, canonicalJson, wireJson, type JsonValue, type JsonIssue, type ParseResult } from "./core/json/index.js";
+export { loadCatalogue } from "./core/clauses/catalogue.js";
+export { compilePattern, makeSelector, type Selection } from "./core/clauses/patterns.js";
+export { exitCodeFor, summarize } from "./core/report/judge.js";
+export { KitError, type KitErrorCode } from "./core/errors.js";
+export { renderConsole } from "./reporters/console.js";
+export { renderJson } from "./reporters/json.js";
+export type * from "./core/report/types.js";
+export type { ProviderExchange, ProviderTranscript, CallOutcome, JsonObject } from "./core/provider/types.js";

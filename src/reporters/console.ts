@@ -1,0 +1,65 @@
+import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { makeStyle, printable, type Style } from "./style.js";
+import type { ReporterOptions } from "./types.js";
+
+const LABEL: Record<ClauseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", "not-applicable": "N/A " };
+
+function statusLabel(result: ClauseResult, style: Style): string {
+  const label = LABEL[result.status];
+  if (result.status === "pass") return style.green(label);
+  if (result.status === "fail") return result.level === "MUST" ? style.red(label) : style.yellow(label);
+  return style.dim(label);
+}
+
+function indent(text: string, prefix: string): string {
+  return printable(text)
+    .split("\n")
+    .map((line, i) => (i === 0 ? line : `${prefix}${line}`))
+    .join("\n");
+}
+
+function renderFinding(finding: Finding, style: Style): string[] {
+  const where = [finding.scenario, finding.requestId ? `request ${finding.requestId}` : ""].filter(Boolean).join(" · ");
+  const lines = [`      ${style.red("✗")} ${printable(finding.message)}${where ? style.dim(`  [${printable(where)}]`) : ""}`];
+  if (finding.expected !== undefined) lines.push(`        expected: ${printable(finding.expected)}`);
+  if (finding.seen !== undefined) lines.push(`        seen:     ${printable(finding.seen)}`);
+  for (const evidence of finding.evidence ?? []) {
+    const at = evidence.line !== undefined ? ` (line ${evidence.line}, column ${evidence.column})` : "";
+    const label = `${evidence.stream ?? "evidence"}${at}:`.padEnd(9);
+    lines.push(style.dim(`        ${label} ${indent(evidence.excerpt.slice(0, 300), "                  ")}`));
+  }
+  return lines;
+}
+
+/** One line per clause, the evidence under each failure, and a closing count line. */
+export function renderConsole(report: RunReport, options: ReporterOptions): string {
+  const style = makeStyle(options.color);
+  const max = options.maxFindings ?? 3;
+  const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
+  for (const result of report.clauses) {
+    const reason = result.reason ? style.dim(` — ${printable(result.reason)}`) : "";
+    lines.push(`${statusLabel(result, style)}  ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
+    if (result.status === "fail") {
+      for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
+      if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));
+    }
+  }
+  for (const note of report.notes) lines.push(style.dim(`note: ${printable(note)}`));
+  lines.push(summaryLine(report, style));
+  return `${lines.join("\n")}\n`;
+}
+
+export function summaryLine(report: RunReport, style: Style = makeStyle(false)): string {
+  const s = report.summary;
+  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  if (s.skipped > 0) parts.push(`${s.skipped} skipped`);
+  if (s.notApplicable > 0) parts.push(`${s.notApplicable} not applicable`);
+  if (s.deselected > 0) parts.push(`${s.deselected} deselected`);
+  const verdict =
+    s.verdict === "conformant"
+      ? style.green(`conformant${s.byLevel.MUST.skipped > 0 ? ` (${s.byLevel.MUST.skipped} MUST clause${s.byLevel.MUST.skipped > 1 ? "s" : ""} skipped)` : ""}`)
+      : s.verdict === "nothing-judged"
+        ? style.red("nothing was judged: not a pass")
+        : style.red(`not conformant (${s.byLevel.MUST.failed} MUST clause${s.byLevel.MUST.failed === 1 ? "" : "s"} failed)`);
+  return `${parts.join(", ")} — ${verdict}`;
+}

@@ -1,0 +1,26 @@
+/** Minimal ANSI styling; a no-op unless colour was asked for. */
+export interface Style {
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+}
+
+const wrap = (open: number, close: number) => (text: string): string => `\u001b[${open}m${text}\u001b[${close}m`;
+
+export function makeStyle(color: boolean): Style {
+  if (!color) {
+    const same = (text: string): string => text;
+    return { red: same, green: same, yellow: same, dim: same, bold: same };
+  }
+  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+}
+
+/**
+ * Makes candidate text safe for a terminal: control characters (ANSI escapes included)
+ * become visible escapes, so a candidate cannot move the cursor or recolour the report.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

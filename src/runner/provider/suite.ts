@@ -1,0 +1,58 @@
+import { loadCatalogue } from "../../core/clauses/catalogue.js";
+import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
+import { judgeProviderTranscript } from "../../core/provider/judge.js";
+import { buildReport } from "../../core/report/build.js";
+import type { RunReport } from "../../core/report/types.js";
+import type { ProviderTranscript } from "../../core/provider/types.js";
+import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
+
+export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
+  selection?: Selection;
+}
+
+/** Requests are only worth sending when a selected clause will judge them (so --clause runs faster). */
+function groupsFor(selected: (id: string) => boolean): Record<RequestGroup, boolean> {
+  const ids = loadCatalogue("provider").map((c) => c.id).filter(selected);
+  const any = (...prefixes: string[]): boolean => ids.some((id) => prefixes.some((p) => id.startsWith(p)));
+  return {
+    invalidConfigs: any("provider/validate-config/rejects-invalid-config"),
+    unknownKey: any("provider/validate-config/rejects-unknown-setting"),
+    wrongTypes: any("provider/validate-config/rejects-wrong-typed-setting"),
+    invocations: any("provider/invoke/", "provider/robustness/", "provider/transport/", "provider/envelope/"),
+    hostile: any("provider/robustness/"),
+  };
+}
+
+export interface ProviderSuiteRun {
+  report: RunReport;
+  transcript: ProviderTranscript;
+}
+
+/** Runs the whole aw-provider/v1alpha1 suite against one candidate and judges it. */
+export async function runProviderSuite(options: RunProviderSuiteOptions): Promise<ProviderSuiteRun> {
+  const selection = options.selection ?? { clause: [], skip: [] };
+  const selected = makeSelector(selection);
+  const startedAt = new Date();
+  const transcript = await recordProviderSession({ ...options, send: { ...groupsFor(selected), ...options.send } });
+  const endedAt = new Date();
+  const { results, deselected } = judgeProviderTranscript(transcript, selected);
+  const report = buildReport({
+    protocol: "provider",
+    argv: options.argv,
+    startedAt,
+    endedAt,
+    options: {
+      budgetMs: options.budgetMs ?? 5000,
+      timeoutMs: options.timeoutMs ?? null,
+      configGiven: options.config !== undefined,
+      invalidConfigs: options.invalidConfigs?.length ?? 0,
+      calls: transcript.exchanges.length,
+    },
+    selection,
+    results,
+    deselected,
+    notes: transcript.context.notes,
+    secrets: transcript.context.secrets,
+  });
+  return { report, transcript };
+}
