@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Most integration time is spent in candidate processes; use both cores of a 2-core CI box.
+    maxWorkers: 2,
   },
 });

@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
   await yargs(argv)
     .scriptName("awp-conformance")
     .version(kitVersion())
-    .parserConfiguration({ "populate--": true })
+    .parserConfiguration({ "populate--": true, "greedy-arrays": false })
     .strict()
     .command(
       "run [candidate] [args..]",

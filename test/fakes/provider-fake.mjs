@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// provider-fake.mjs --fault NAME: the reference provider with exactly one fault.
+//
+// Each fault breaks one clause of suites/provider/ (test/integration/provider-fakes
+// lists which). Everything else is the reference's behaviour, imported from
+// examples/reference-provider, so a fault shows up alone.
+
+import { decodeRequest, MAX_MESSAGE_BYTES, readStdin } from "../../examples/reference-provider/decode.mjs";
+import { respond } from "../../examples/reference-provider/policy.mjs";
+import { RequestError } from "../../examples/reference-provider/request.mjs";
+import { JsonSyntaxError } from "../../examples/reference-provider/strict-json.mjs";
+import { outputFaults, processFault } from "./provider-fake-faults.mjs";
+
+const fault = process.argv.includes("--fault") ? process.argv[process.argv.indexOf("--fault") + 1] : undefined;
+
+// Robustness faults: the rejection the reference would make, and how the fake parses instead.
+const firstDocument = (text) => JSON.parse(text.slice(0, text.lastIndexOf("\n")));
+const LENIENT = {
+  "accept-duplicate-keys": [/duplicate key/, JSON.parse],
+  "accept-trailing-document": [/trailing data/, firstDocument],
+  "accept-oversized": [/exceeds 1 MiB/, JSON.parse],
+  "accept-deep": [/nesting deeper/, JSON.parse],
+  "accept-big-integers": [/outside i64/, JSON.parse],
+  "accept-unknown-fields": [/unknown field/, JSON.parse],
+  "accept-any-api-version": [/api_version must/, JSON.parse],
+  "accept-unknown-method": [/method must be/, (text) => ({ ...JSON.parse(text), method: "describe" })],
+  "accept-malformed-digest": [/input_digest must be/, JSON.parse],
+  "accept-mismatched-digest": [/does not match the request/, JSON.parse],
+  "accept-result-before-tool": [/must have result: null/, JSON.parse],
+};
+
+function decode(bytes) {
+  try {
+    return decodeRequest(bytes);
+  } catch (error) {
+    if (!(error instanceof RequestError || error instanceof JsonSyntaxError)) throw error;
+    const lenient = LENIENT[fault];
+    if (lenient !== undefined && lenient[0].test(error.message)) return lenient[1](bytes.toString("utf8"));
+    processFault(fault, "rejected", error.message);
+    throw error;
+  }
+}
+
+async function main() {
+  const limit = fault === "accept-oversized" ? 4 * MAX_MESSAGE_BYTES : MAX_MESSAGE_BYTES + 1;
+  let request;
+  try {
+    request = decode(await readStdin(limit));
+  } catch (error) {
+    process.stderr.write(`provider-fake: rejected request: ${error.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const { text, exitCode, after } = outputFaults(fault, request, respond);
+  process.stdout.write(text);
+  if (exitCode !== undefined) process.exitCode = exitCode;
+  if (after !== undefined) await after();
+}
+
+main().catch((error) => {
+  process.stderr.write(`provider-fake: internal error: ${error?.stack ?? error}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,37 @@
+import { expect, it } from "vitest";
+import { join } from "node:path";
+import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
+import type { FaultCase } from "./provider-faults.js";
+
+const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
+
+/**
+ * Runs the built CLI against the fake with one fault and asserts the exact failing clauses.
+ * Faults that act on answers to accepted requests cannot touch the hostile probes (the fake
+ * rejects those before any such fault applies), so with `withRobustness: false` those runs
+ * skip provider/robustness to stay fast; robustness faults run the whole suite.
+ */
+export function faultTests(cases: readonly FaultCase[], withRobustness: boolean): void {
+  for (const c of cases) {
+    it(`${c.fault} fails exactly ${c.fails.join(", ")}`, async () => {
+      const out = tempDir();
+      const result = await runCli([
+        "run", "--protocol", "provider",
+        "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
+        "--invalid-config-file", join(ROOT, "test/fakes/provider-invalid-configs.json"),
+        "--out", out, "--reporter", "json",
+        ...(withRobustness ? [] : ["--skip", "provider/robustness"]),
+        ...(c.options ?? []),
+        FAKE, "--", "--fault", c.fault,
+      ]);
+      const report = readReport(out);
+      expect(failing(report)).toEqual([...c.fails].sort());
+      const mustFails = report.clauses.some((r) => r.status === "fail" && r.level === "MUST");
+      expect(result.code).toBe(mustFails ? 1 : 0);
+      for (const clause of report.clauses.filter((r) => r.status === "fail")) {
+        expect(clause.findings.length).toBeGreaterThan(0);
+        expect(clause.findings[0]?.evidence?.length).toBeGreaterThan(0);
+      }
+    });
+  }
+}
