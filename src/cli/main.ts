@@ -13,6 +13,20 @@ import { runCommand } from "./run.js";
 const list = (value: unknown): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter((v) => v !== "");
 
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+function readRequestFile(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new KitError("usage", `cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
 function colorWanted(): boolean {
   return process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 }
@@ -77,8 +91,10 @@ async function main(argv: string[]): Promise<number> {
       "digest <request>",
       "print the input_digest of an invoke request file (- for stdin)",
       (y) => y.positional("request", { type: "string", demandOption: true }),
-      (a) => {
-        const bytes = a.request === "-" ? readFileSync(0) : readFileSync(a.request);
+      async (a) => {
+        // yargs hands a lone "-" over as an empty string.
+        const fromStdin = a.request === "-" || a.request === "";
+        const bytes = fromStdin ? await readAll(process.stdin) : readRequestFile(a.request);
         process.stdout.write(`${computeInputDigest(new Uint8Array(bytes))}\n`);
       },
     )

@@ -14,11 +14,13 @@ export interface CliResult {
 }
 
 /** Runs the BUILT command line (npm test builds first), never through a shell. */
-export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
   const result = await execa(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? ROOT,
     reject: false,
+    stripFinalNewline: false,
     timeout: 120_000,
+    ...(options.input !== undefined ? { input: options.input } : {}),
     env: { NO_COLOR: "1", ...options.env },
   });
   return { code: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };

@@ -1,4 +1,5 @@
-import { expect, it } from "vitest";
+import { rmSync } from "node:fs";
+import { afterAll, expect, it } from "vitest";
 import { join } from "node:path";
 import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
 import type { FaultCase } from "./provider-faults.js";
@@ -12,9 +13,14 @@ const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
  * skip provider/robustness to stay fast; robustness faults run the whole suite.
  */
 export function faultTests(cases: readonly FaultCase[], withRobustness: boolean): void {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
   for (const c of cases) {
     it(`${c.fault} fails exactly ${c.fails.join(", ")}`, async () => {
       const out = tempDir();
+      dirs.push(out);
       const result = await runCli([
         "run", "--protocol", "provider",
         "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),

@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { canonicalJson, parseJson } from "../../../src/core/json/index.js";
+import { computeInputDigest, configRevision } from "../../../src/core/provider/digest.js";
+import { KitError } from "../../../src/core/errors.js";
+
+interface Vector {
+  name: string;
+  request: string;
+  canonical: string;
+  digest: string;
+}
+
+const vectors = (JSON.parse(readFileSync(resolve(import.meta.dirname, "../../fixtures/provider/digest-vectors.json"), "utf8")) as { vectors: Vector[] }).vectors;
+
+describe("input_digest", () => {
+  it("has serde_json-checked vectors to test against", () => {
+    expect(vectors.length).toBeGreaterThanOrEqual(2);
+  });
+
+  for (const vector of vectors) {
+    it(`matches serde_json for ${vector.name}`, () => {
+      const parsed = parseJson(vector.request, { numbers: "lossless" });
+      expect(parsed.ok).toBe(true);
+      expect(canonicalJson(parsed.value ?? null)).toBe(vector.canonical);
+      expect(computeInputDigest(vector.request)).toBe(vector.digest);
+      // The digest ignores an input_digest already present, whatever its value.
+      const bound = vector.request.replace(/}$/, `,"input_digest":"sha256:${"0".repeat(64)}"}`);
+      expect(computeInputDigest(bound)).toBe(vector.digest);
+    });
+  }
+
+  it("gives the same digest for a value and for its wire bytes", () => {
+    const value = { api_version: "aw-provider/v1alpha1", method: "invoke", n: 1.5, big: 18446744073709551615n, s: "é\u2028" };
+    const wire = '{"api_version":"aw-provider/v1alpha1","method":"invoke","n":1.5,"big":18446744073709551615,"s":"é\u2028"}';
+    expect(computeInputDigest(value)).toBe(computeInputDigest(wire));
+    expect(computeInputDigest(new TextEncoder().encode(wire))).toBe(computeInputDigest(wire));
+  });
+
+  it("binds the spelling of numbers as serde reads them: 1 and 1.0 differ", () => {
+    expect(computeInputDigest('{"a":1}')).not.toBe(computeInputDigest('{"a":1.0}'));
+    expect(computeInputDigest('{"a":1.0}')).toBe(computeInputDigest('{"a":1e0}'));
+  });
+
+  it("refuses requests that are not one unambiguous object", () => {
+    for (const bad of ['{"a":1,"a":2}', "[1]", '{"a":1} {}', "{", '{"a":"\\ud800"}']) {
+      expect(() => computeInputDigest(bad)).toThrow(KitError);
+    }
+  });
+
+  it("computes config_revision as lowercase sha256 hex of the exact document", () => {
+    expect(configRevision("{}")).toBe("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+    expect(configRevision('{ }')).not.toBe(configRevision("{}"));
+    expect(configRevision("{}")).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,107 @@
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { kitSchema } from "../../src/core/schema.js";
+import { readReport, ROOT, runCli, tempDir } from "./cli.js";
+
+const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
+const dirs: string[] = [];
+const temp = (): string => {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("awp-conformance list and digest", () => {
+  it("lists every provider clause with its level and title", async () => {
+    const result = await runCli(["list", "--protocol", "provider"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines.length).toBe(56);
+    expect(lines[0]).toMatch(/^MUST {3}provider\/transport\/single-json-object {2}\S/);
+  });
+
+  it("prints the input_digest of a request file and of stdin", async () => {
+    const vector = (JSON.parse(readFileSync(join(ROOT, "test/fixtures/provider/digest-vectors.json"), "utf8")) as { vectors: { request: string; digest: string }[] }).vectors[0];
+    const file = join(temp(), "request.json");
+    writeFileSync(file, vector?.request ?? "");
+    const result = await runCli(["digest", file]);
+    expect(result).toMatchObject({ code: 0, stdout: `${vector?.digest}\n` });
+    expect(await runCli(["digest", "-"], { input: vector?.request ?? "" })).toMatchObject({ code: 0, stdout: `${vector?.digest}\n` });
+  });
+
+  it("refuses an ambiguous request with a usage error", async () => {
+    const file = join(temp(), "dup.json");
+    writeFileSync(file, '{"a":1,"a":2}');
+    const result = await runCli(["digest", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/duplicate-key at line 1, column 8/);
+  });
+});
+
+describe("awp-conformance run: usage errors exit 2 with a clear message", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["a missing candidate", ["run", "--protocol", "provider", "./no-such-provider"], /does not exist/],
+    ["a bad --config-json", ["run", "--protocol", "provider", "--config-json", "{", REFERENCE], /--config-json is not valid JSON/],
+    ["a non-object configuration", ["run", "--protocol", "provider", "--config-json", "[]", REFERENCE], /must be a JSON object/],
+    ["both configuration options", ["run", "--protocol", "provider", "--config-json", "{}", "--config-file", "x.json", REFERENCE], /either --config-json or --config-file/],
+    ["an unknown option", ["run", "--protocol", "provider", "--no-such-flag", REFERENCE], /Unknown argument/],
+    ["an unknown reporter", ["run", "--protocol", "provider", "--reporter", "pdf", REFERENCE], /unknown reporter "pdf"/],
+    ["a candidate without --protocol", ["run", REFERENCE], /--protocol/],
+    ["a zero budget", ["run", "--protocol", "provider", "--budget", "0", REFERENCE], /--budget must be a positive integer/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`for ${what}`, async () => {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+    });
+  }
+
+  it("for a candidate that is not executable", async () => {
+    const file = join(temp(), "provider.mjs");
+    writeFileSync(file, "#!/usr/bin/env node\n");
+    chmodSync(file, 0o644);
+    const result = await runCli(["run", "--protocol", "provider", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not executable/);
+  });
+});
+
+describe("awp-conformance run", () => {
+  it("with no candidate runs the bundled examples, all conformant, and writes their reports", async () => {
+    const out = temp();
+    const result = await runCli(["run", "--out", out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^56 passed, 0 failed — conformant$/m);
+    const report = readReport(join(out, "reference-provider"));
+    const validate = kitSchema("report.schema.json");
+    expect(validate(report)).toBe(true);
+    expect(report.summary).toMatchObject({ total: 56, passed: 56, failed: 0, verdict: "conformant" });
+    expect(report.candidate.argv).toEqual([REFERENCE]);
+  });
+
+  it("never passes a run that judged nothing", async () => {
+    const out = temp();
+    const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/no-such-area", "--out", out, REFERENCE]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/nothing was judged: not a pass/);
+    expect(readReport(out).summary.verdict).toBe("nothing-judged");
+  });
+
+  it("keeps secrets from the configuration out of every report", async () => {
+    const out = temp();
+    const secret = "tok-SECRET-0123456789";
+    const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/validate-config", "--config-json", JSON.stringify({ blocked_tools: ["x"], api_token: secret }), "--out", out, REFERENCE]);
+    expect(result.code).toBe(1);
+    const json = readFileSync(join(out, "report.json"), "utf8");
+    expect(readReport(out).clauses.find((c) => c.id === "provider/validate-config/accepts-valid-config")?.status).toBe("fail");
+    expect(json).toContain("[REDACTED]");
+    expect(json).not.toContain(secret);
+    expect(result.stdout).not.toContain(secret);
+    expect(existsSync(join(out, "report.json"))).toBe(true);
+  });
+});
