@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { KitError } from "../core/errors.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor } from "../core/report/judge.js";
+import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
@@ -38,13 +39,14 @@ async function runOne(args: RunArgs, argv: string[], outDir: string): Promise<{ 
   const configs = readProviderConfigs(args);
   const timeoutMs = positive(args.timeout, "--timeout");
   const budgetMs = positive(args.budget, "--budget");
-  const { report } = await runProviderSuite({
+  const { report, transcript } = await runProviderSuite({
     argv,
     ...configs,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(budgetMs !== undefined ? { budgetMs } : {}),
     selection: { clause: args.clause, skip: args.skip },
   });
+  attachReproductions(report, transcript, outDir);
   emitReport(report, { reporters: args.reporter, outDir, color: args.color });
   return { report, code: exitCodeFor(report.summary) };
 }

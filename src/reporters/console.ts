@@ -21,13 +21,14 @@ function indent(text: string, prefix: string): string {
 function renderFinding(finding: Finding, style: Style): string[] {
   const where = [finding.scenario, finding.requestId ? `request ${finding.requestId}` : ""].filter(Boolean).join(" · ");
   const lines = [`      ${style.red("✗")} ${printable(finding.message)}${where ? style.dim(`  [${printable(where)}]`) : ""}`];
-  if (finding.expected !== undefined) lines.push(`        expected: ${printable(finding.expected)}`);
-  if (finding.seen !== undefined) lines.push(`        seen:     ${printable(finding.seen)}`);
+  if (finding.expected !== undefined) lines.push(`        expected: ${printable(finding.expected.trimEnd())}`);
+  if (finding.seen !== undefined) lines.push(`        seen:     ${indent(finding.seen.trimEnd(), "                  ")}`);
   for (const evidence of finding.evidence ?? []) {
     const at = evidence.line !== undefined ? ` (line ${evidence.line}, column ${evidence.column})` : "";
     const label = `${evidence.stream ?? "evidence"}${at}:`.padEnd(9);
-    lines.push(style.dim(`        ${label} ${indent(evidence.excerpt.slice(0, 300), "                  ")}`));
+    lines.push(style.dim(`        ${label} ${indent(evidence.excerpt.slice(0, 300).trimEnd(), "                  ")}`));
   }
+  if (finding.reproduce !== undefined) lines.push(`        reproduce: ${printable(finding.reproduce)}`);
   return lines;
 }
 

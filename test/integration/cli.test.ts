@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -92,6 +93,20 @@ describe("awp-conformance run", () => {
     expect(readReport(out).summary.verdict).toBe("nothing-judged");
   });
 
+  it("gives each failure a one-line command that replays the exact request", async () => {
+    const out = temp();
+    const fake = join(ROOT, "test/fakes/provider-fake.mjs");
+    const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/invoke/echoes-input-digest", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"), "--out", out, fake, "--", "--fault", "wrong-digest"]);
+    expect(result.code).toBe(1);
+    const finding = readReport(out).clauses[0]?.findings[0];
+    expect(finding?.reproduce).toBe(`${fake} --fault wrong-digest < ${join(out, "requests", `${String(finding?.evidence?.[0]?.seq).padStart(3, "0")}-${finding?.requestId}.json`)}`);
+    expect(result.stdout).toContain(`reproduce: ${finding?.reproduce}`);
+    const [command, input] = (finding?.reproduce ?? "").split(" < ");
+    const replay = spawnSync(fake, (command ?? "").split(" ").slice(1), { input: readFileSync(input ?? "") });
+    expect(replay.status).toBe(0);
+    expect(JSON.parse(replay.stdout.toString()).input_digest).toBe(JSON.parse(finding?.seen ?? "null"));
+  });
+
   it("keeps secrets from the configuration out of every report", async () => {
     const out = temp();
     const secret = "tok-SECRET-0123456789";
@@ -102,6 +117,6 @@ describe("awp-conformance run", () => {
     expect(json).toContain("[REDACTED]");
     expect(json).not.toContain(secret);
     expect(result.stdout).not.toContain(secret);
-    expect(existsSync(join(out, "report.json"))).toBe(true);
+    expect(existsSync(join(out, "requests"))).toBe(false);
   });
 });

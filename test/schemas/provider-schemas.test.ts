@@ -60,8 +60,10 @@ function branchSchema(schema: SchemaDoc, index: number): JsonSchema {
  * json-schema-faker does not honour our if/then rules: every generated event comes out as
  * tool.before, and an effect breaks its own text rule about one time in three (so a list of up
  * to 64 effects is almost never valid). For generation only, our conditional definitions are
- * spelt out as one variant per case, built from the same definitions. Every generated message
- * is still validated against the real schema before use.
+ * spelt out as one variant per case, built from the same definitions. The variants exclude each
+ * other (by effect type, by event name), so anyOf means oneOf here; the faker leaves optional
+ * properties out of oneOf branches, not of anyOf ones. Every generated message is still
+ * validated against the real schema before use.
  */
 function generationAid(schema: SchemaDoc): SchemaDoc {
   const defs: Record<string, JsonSchema> = { ...schema.$defs };
@@ -82,7 +84,7 @@ function generationAid(schema: SchemaDoc): SchemaDoc {
         properties: { type: { const: type }, reason_code: reasonCode, ...text },
       } as JsonSchema;
     });
-    defs.effect = { oneOf: variants };
+    defs.effect = { anyOf: variants };
   }
   const eventDef = defs.event as Record<string, unknown> | undefined;
   if (eventDef?.if !== undefined) {
@@ -99,7 +101,7 @@ function generationAid(schema: SchemaDoc): SchemaDoc {
       },
     };
     const after = { ...plain, properties: { ...properties, name: { const: "tool.after" } } };
-    defs.event = { oneOf: [before, after] } as JsonSchema;
+    defs.event = { anyOf: [before, after] } as JsonSchema;
   }
   return { ...schema, $defs: defs };
 }
@@ -267,15 +269,28 @@ describe("schemas and generators", () => {
     }
   });
 
-  it("generates varied messages (both event names, all effect types, both response statuses)", () => {
+  it("generates varied messages (event names, effect types, optional and newer fields)", () => {
+    const count = (messages: readonly JsonObject[], test: (m: JsonObject) => boolean) => messages.filter(test).length;
     for (const map of [ours, upstream]) {
       const invokes = side(map, "request").generated[2]!;
-      expect(new Set(invokes.map((m) => event(m).name))).toEqual(new Set(["tool.before", "tool.after"]));
-      const invocations = side(map, "response").generated[2]!;
-      expect(new Set(invocations.flatMap((m) => effects(m).map((e) => e.type)))).toEqual(new Set(EFFECTS));
+      expect(count(invokes, (m) => event(m).name === "tool.before")).toBeGreaterThan(20);
+      expect(count(invokes, (m) => event(m).name === "tool.after")).toBeGreaterThan(20);
+      expect(count(invokes, (m) => event(m).session_id === null)).toBeGreaterThan(5);
+      expect(count(invokes, (m) => typeof event(m).session_id === "string")).toBeGreaterThan(5);
+      const allEffects = side(map, "response").generated[2]!.flatMap(effects);
+      expect(new Set(allEffects.map((e) => e.type))).toEqual(new Set(EFFECTS));
+      expect(count(allEffects, (e) => "reason_code" in e)).toBeGreaterThan(20);
       const statuses = side(map, "response").generated.flat().map((m) => m.status);
       expect(new Set(statuses)).toEqual(new Set(["ok", "error"]));
     }
+    const ourInvokes = side(ours, "request").generated[2]!;
+    const projected = ourInvokes.filter((m) => "result_projection" in tool(m));
+    expect(projected.length).toBeGreaterThan(20);
+    expect(count(projected, (m) => "command" in (tool(m).result_projection as JsonObject))).toBeGreaterThan(5);
+    expect(count(projected, (m) => !("command" in (tool(m).result_projection as JsonObject)))).toBeGreaterThan(5);
+    const ourEffects = side(ours, "response").generated[2]!.flatMap(effects);
+    expect(count(ourEffects, (e) => e.type === "block" && "text" in e)).toBeGreaterThan(20);
+    expect(count(ourEffects, (e) => e.type === "block" && !("text" in e))).toBeGreaterThan(20);
   });
 });
 
@@ -317,10 +332,10 @@ describe.each(["request", "response"] as const)("%s: our generated messages agai
   });
 });
 
-describe("every branch of ours agrees with upstream on messages without the newer fields", () => {
-  it("each generated invocation response, stripped of text, is valid upstream", () => {
+describe("every branch of ours agrees with upstream once the newer fields are removed", () => {
+  it("each generated message of every branch, stripped of the newer fields, is valid upstream", () => {
     // The invocation branch rarely yields a list without any text (lists run to 64 effects),
-    // so this checks the stripped form branch by branch.
+    // so besides the plain messages above, the stripped form is checked branch by branch.
     for (const kind of ["request", "response"] as const) {
       side(ours, kind).generated.forEach((messages, i) => {
         const stripped = messages.map(withoutNewerFields);

@@ -37,6 +37,8 @@ export interface Finding {
   seen?: string;
   requestId?: string;
   scenario?: string;
+  /** A one-line command that replays the exact request or session. */
+  reproduce?: string;
   evidence?: Evidence[];
   foundBy?: "scenario" | "fuzz";
 }

@@ -67,7 +67,14 @@ function effectCheck(clause: string, select: (e: Effect) => boolean, problem: (e
   };
 }
 
-function answerCheck(clause: string, select: (a: Answer) => boolean, problem: (a: Answer) => string | undefined, none: string, expected: string): Check<ProviderTranscript> {
+function answerCheck(
+  clause: string,
+  select: (a: Answer) => boolean,
+  problem: (a: Answer) => string | undefined,
+  none: string,
+  expected: string,
+  seen: (a: Answer) => JsonValue | undefined = (a) => a.response.effects,
+): Check<ProviderTranscript> {
   return {
     clause,
     judge: (t) =>
@@ -75,7 +82,7 @@ function answerCheck(clause: string, select: (a: Answer) => boolean, problem: (a
         okAnswers(t).filter(select),
         (a) => {
           const message = problem(a);
-          return message === undefined ? [] : [finding(clause, a.exchange, message, { expected, seen: show(a.response.effects) })];
+          return message === undefined ? [] : [finding(clause, a.exchange, message, { expected, seen: show(seen(a)) })];
         },
         notApplicable(none),
       ),
@@ -105,7 +112,14 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
       );
     },
   },
-  answerCheck(`${ID}/echoes-input-digest`, () => true, (a) => (a.response.input_digest === a.request.input_digest ? undefined : `input_digest ${show(a.response.input_digest)} is not the request's`), "no invocation was answered ok", "the request's input_digest, byte for byte"),
+  answerCheck(
+    `${ID}/echoes-input-digest`,
+    () => true,
+    (a) => (a.response.input_digest === a.request.input_digest ? undefined : `input_digest is not the request's ${show(a.request.input_digest)}`),
+    "no invocation was answered ok",
+    "the request's input_digest, byte for byte",
+    (a) => a.response.input_digest,
+  ),
   answerCheck(`${ID}/effect-count`, () => true, (a) => (Array.isArray(a.response.effects) ? (a.response.effects.length <= 64 ? undefined : `${a.response.effects.length} effects`) : "effects is missing or not an array"), "no invocation was answered ok", "an array of 0 to 64 effects"),
   {
     clause: `${ID}/effect-shape`,
