@@ -7,6 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { CappedBuffer } from "./capture.js";
 import { MAX_TIMER_MS, finalizeGroup, spawnGroup, terminateGroup } from "./process-group.js";
+import type { ProcessOutcome } from "../core/process-outcome.js";
 
 export interface RunProcessOptions {
   /** argv[0] = executable path; the rest are args. No shell. */
@@ -27,24 +28,7 @@ export interface RunProcessOptions {
   killOnStdoutCap?: boolean;
 }
 
-export interface ProcessOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  stdoutCapped: boolean;
-  stderrCapped: boolean;
-  /** spawn → exit, performance.now based. */
-  durationMs: number;
-  /** Totals seen, including beyond the cap. */
-  stdoutBytes: number;
-  stderrBytes: number;
-  /** The kit sent a signal (timeout or cap). */
-  killedByKit: boolean;
-  /** ENOENT, EACCES, ENOEXEC... */
-  spawnError?: { code: string; message: string };
-  /** e.g. EPIPE when the child closed stdin before reading everything. */
-  stdinError?: string;
-}
+export type { ProcessOutcome };
 
 export interface ProcessResult extends ProcessOutcome {
   stdout: Buffer;

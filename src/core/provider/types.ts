@@ -1,4 +1,5 @@
 import type { JsonValue } from "../json/index.js";
+import type { ProcessOutcome } from "../process-outcome.js";
 
 export const API_VERSION = "aw-provider/v1alpha1";
 export const MAX_MESSAGE_BYTES = 1_048_576;
@@ -46,19 +47,7 @@ export type Purpose =
   | `hostile:${HostileKind}`;
 
 /** Flat process outcome, as the runner reports it. */
-export interface CallOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  stdoutCapped: boolean;
-  stderrCapped: boolean;
-  durationMs: number;
-  stdoutBytes: number;
-  stderrBytes: number;
-  killedByKit: boolean;
-  spawnError?: { code: string; message: string };
-  stdinError?: string;
-}
+export type CallOutcome = ProcessOutcome;
 
 /** One request, one process, one answer: the unit the provider checks judge. */
 export interface ProviderExchange {
