@@ -9,10 +9,19 @@ export interface BundledCandidate {
   argv: string[];
   configFile?: string;
   invalidConfigFile?: string;
+  mode?: string;
+  env?: string[];
 }
 
 export function bundledCandidates(): BundledCandidate[] {
   const examples = join(packageRoot(), "examples");
+  const agent = (mode: string): BundledCandidate => ({
+    name: `reference-agent-cli-${mode}`,
+    protocol: "agent-cli",
+    argv: [join(examples, "reference-agent-cli", "agent-cli.mjs")],
+    mode,
+    env: ["AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}", "AWP_REFERENCE_TIMEOUT_MS=2000"],
+  });
   return [
     {
       name: "reference-provider",
@@ -21,5 +30,7 @@ export function bundledCandidates(): BundledCandidate[] {
       configFile: join(examples, "reference-provider", "valid-config.json"),
       invalidConfigFile: join(examples, "reference-provider", "invalid-configs.json"),
     },
+    agent("awp-jsonl"),
+    agent("stream-json"),
   ];
 }

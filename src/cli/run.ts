@@ -2,18 +2,20 @@ import { join } from "node:path";
 import { KitError } from "../core/errors.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor } from "../core/report/judge.js";
+import type { ScenarioName } from "../core/agent-cli/scenarios.js";
+import { SCENARIO_NAMES } from "../core/agent-cli/scenarios.js";
+import { runAgentCliSuite } from "../runner/agent-cli/suite.js";
 import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
+import { readLaunch, type LaunchArgs } from "./agent-options.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
 import { emitReport } from "./output.js";
 import { readProviderConfigs } from "./provider-options.js";
 
-export interface RunArgs {
+export interface RunArgs extends LaunchArgs {
   protocol?: string;
-  candidate?: string;
-  args: string[];
   configJson?: string;
   configFile?: string;
   invalidConfigFile?: string;
@@ -22,20 +24,23 @@ export interface RunArgs {
   skip: string[];
   timeout?: number;
   budget?: number;
+  home?: string;
+  turnTimeout?: number;
+  scenario: string[];
+  jobs?: number;
   reporter: string[];
   color: boolean;
 }
 
 function positive(value: number | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 1) throw new KitError("usage", `${flag} must be a positive integer of milliseconds`);
+  if (!Number.isInteger(value) || value < 1) throw new KitError("usage", `${flag} must be a positive integer`);
   return value;
 }
 
-async function runOne(args: RunArgs, argv: string[], outDir: string): Promise<{ report: RunReport; code: 0 | 1 }> {
-  if (args.protocol !== "provider") {
-    throw new KitError("usage", `--protocol ${args.protocol ?? "(none)"} is not supported yet; use --protocol provider`);
-  }
+async function runProvider(args: RunArgs, outDir: string): Promise<RunReport> {
+  if (args.candidate === undefined) throw new KitError("usage", "give the provider executable");
+  const argv = [resolveCandidate(args.candidate), ...args.rest];
   const configs = readProviderConfigs(args);
   const timeoutMs = positive(args.timeout, "--timeout");
   const budgetMs = positive(args.budget, "--budget");
@@ -47,34 +52,61 @@ async function runOne(args: RunArgs, argv: string[], outDir: string): Promise<{ 
     selection: { clause: args.clause, skip: args.skip },
   });
   attachReproductions(report, transcript, outDir);
+  return report;
+}
+
+function scenarioNames(names: string[]): ScenarioName[] | undefined {
+  if (names.length === 0) return undefined;
+  for (const name of names) {
+    if (!(SCENARIO_NAMES as string[]).includes(name)) throw new KitError("usage", `unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(", ")})`);
+  }
+  return names as ScenarioName[];
+}
+
+async function runAgentCli(args: RunArgs): Promise<RunReport> {
+  const { config, facts } = readLaunch(args);
+  const turnTimeoutMs = positive(args.turnTimeout, "--turn-timeout");
+  const jobs = positive(args.jobs, "--jobs");
+  const scenarios = scenarioNames(args.scenario);
+  const { report } = await runAgentCliSuite({
+    config,
+    facts,
+    ...(turnTimeoutMs !== undefined ? { turnTimeoutMs } : {}),
+    ...(jobs !== undefined ? { jobs } : {}),
+    ...(args.home !== undefined ? { home: args.home } : {}),
+    ...(scenarios !== undefined ? { scenarios } : {}),
+    selection: { clause: args.clause, skip: args.skip },
+  });
+  return report;
+}
+
+async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunReport; code: 0 | 1 }> {
+  let report: RunReport;
+  if (args.protocol === "provider") report = await runProvider(args, outDir);
+  else if (args.protocol === "agent-cli") report = await runAgentCli(args);
+  else throw new KitError("usage", "give --protocol provider or --protocol agent-cli");
   emitReport(report, { reporters: args.reporter, outDir, color: args.color });
   return { report, code: exitCodeFor(report.summary) };
 }
 
 function bundledArgs(args: RunArgs, candidate: BundledCandidate): RunArgs {
-  return {
-    ...args,
-    protocol: candidate.protocol,
-    ...(candidate.configFile ? { configFile: candidate.configFile } : {}),
-    ...(candidate.invalidConfigFile ? { invalidConfigFile: candidate.invalidConfigFile } : {}),
-  };
+  const { argv, protocol, ...rest } = candidate;
+  const [candidatePath, ...candidateArgs] = argv;
+  return { ...args, ...rest, protocol, rest: candidateArgs, ...(candidatePath !== undefined ? { candidate: candidatePath } : {}) };
 }
 
 /** `awp-conformance run`: one candidate, or every bundled example when none is given. */
 export async function runCommand(args: RunArgs): Promise<number> {
   const outRoot = args.out ?? "reports";
-  if (args.candidate !== undefined) {
-    const argv = [resolveCandidate(args.candidate), ...args.args];
-    return (await runOne(args, argv, outRoot)).code;
-  }
-  if (args.args.length > 0 || args.configJson || args.configFile || args.invalidConfigFile) {
+  if (args.candidate !== undefined || args.fromEnv === true) return (await runOne(args, outRoot)).code;
+  if (args.rest.length > 0 || args.configJson || args.configFile || args.invalidConfigFile || args.envJson || args.argsJson) {
     throw new KitError("usage", "candidate arguments and configuration options need a candidate executable");
   }
   let worst = 0;
   const lines: string[] = [];
   for (const candidate of bundledCandidates()) {
     if (args.protocol !== undefined && args.protocol !== candidate.protocol) continue;
-    const { report, code } = await runOne(bundledArgs(args, candidate), candidate.argv, join(outRoot, candidate.name));
+    const { report, code } = await runOne(bundledArgs(args, candidate), join(outRoot, candidate.name));
     lines.push(`${candidate.name}: ${summaryLine(report)} (${join(outRoot, candidate.name, "report.json")})`);
     worst = Math.max(worst, code);
   }

@@ -1,0 +1,126 @@
+import { accessSync, constants, lstatSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { Argv } from "yargs";
+import type { LaunchConfig, LaunchFacts } from "../core/agent-cli/launch.js";
+import type { AgentMode } from "../core/agent-cli/types.js";
+import { KitError } from "../core/errors.js";
+
+export const DEFAULT_MODEL = "awp-conformance-model";
+
+/** The launch options shared by `run --protocol agent-cli` and `record`. */
+export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
+  return y
+    .option("mode", { type: "string", choices: ["awp-jsonl", "stream-json"], describe: "agent-cli: awp-jsonl (default) or stream-json (adds the compatibility flags)" })
+    .option("model", { type: "string", describe: `agent-cli: model id passed with --model (default ${DEFAULT_MODEL})` })
+    .option("env", { type: "string", array: true, describe: "agent-cli: NAME=VALUE for the child (repeatable); {{fixture.openai}}, {{fixture.anthropic}} and {{fixture.token}} expand" })
+    .option("env-json", { type: "string", describe: "agent-cli: child env entries as a JSON object (AWP_AGENT_CLI_ENV_JSON rules)" })
+    .option("args-json", { type: "string", describe: "agent-cli: prefix arguments as a JSON array (AWP_AGENT_CLI_ARGS_JSON)" })
+    .option("from-env", { type: "boolean", describe: "agent-cli: take the launch configuration from the AWP_AGENT_CLI_* variables" })
+    .option("home", { type: "string", describe: "agent-cli: HOME for the candidate (default: a fresh folder per scenario)" })
+    .option("turn-timeout", { type: "number", describe: "agent-cli: bound of every wait for a turn's terminal event in ms (default 30000)" })
+    .option("scenario", { type: "string", array: true, describe: "agent-cli: only these scenarios" })
+    .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4)" }) as Argv<T>;
+}
+
+export interface LaunchArgs {
+  candidate?: string;
+  rest: string[];
+  mode?: string;
+  model?: string;
+  env?: unknown;
+  envJson?: string;
+  argsJson?: string;
+  fromEnv?: boolean;
+}
+
+function parseJsonOption(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new KitError("config_invalid", `${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function stringArray(value: unknown, what: string): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) throw new KitError("config_invalid", `${what} must be a JSON array of strings (invalid_cli_args_json)`);
+  return value;
+}
+
+function stringRecord(value: unknown, what: string): Record<string, string> {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
+    throw new KitError("config_invalid", `${what} must be a JSON object of string values (invalid_cli_env_entry)`);
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+function fileFacts(path: string): LaunchFacts["file"] {
+  let isSymlink = false;
+  try {
+    isSymlink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return { exists: false, isFile: false, isSymlink: false, executable: false };
+  }
+  let isFile = false;
+  let executable = false;
+  try {
+    isFile = statSync(path).isFile();
+    accessSync(path, constants.X_OK);
+    executable = true;
+  } catch {
+    // a dangling link, or a file the user may not execute
+  }
+  return { exists: true, isFile, isSymlink, executable };
+}
+
+/** The launch configuration and the facts the launch clauses judge, from options or AWP_AGENT_CLI_*. */
+export function readLaunch(args: LaunchArgs, env: Record<string, string | undefined> = process.env): { config: LaunchConfig; facts: LaunchFacts } {
+  const fromEnv = args.fromEnv === true;
+  let executable: string;
+  let prefixArgs: string[];
+  let entries: Record<string, string>;
+  let mode: AgentMode;
+  let model: string;
+  let protocol: string | undefined;
+  if (fromEnv) {
+    if (args.candidate !== undefined) throw new KitError("usage", "--from-env takes the executable from AWP_AGENT_CLI_EXECUTABLE; do not give one");
+    executable = env.AWP_AGENT_CLI_EXECUTABLE ?? "";
+    if (executable === "") throw new KitError("usage", "--from-env needs AWP_AGENT_CLI_EXECUTABLE");
+    prefixArgs = env.AWP_AGENT_CLI_ARGS_JSON ? stringArray(parseJsonOption(env.AWP_AGENT_CLI_ARGS_JSON, "AWP_AGENT_CLI_ARGS_JSON"), "AWP_AGENT_CLI_ARGS_JSON") : [];
+    entries = env.AWP_AGENT_CLI_ENV_JSON ? stringRecord(parseJsonOption(env.AWP_AGENT_CLI_ENV_JSON, "AWP_AGENT_CLI_ENV_JSON"), "AWP_AGENT_CLI_ENV_JSON") : {};
+    protocol = env.AWP_AGENT_CLI_PROTOCOL;
+    if (protocol === "passthrough") throw new KitError("usage", "AWP_AGENT_CLI_PROTOCOL=passthrough is not the AWP protocol; the kit checks awp-jsonl and stream-json");
+    // An invalid name is a launch finding (protocol-name); the Desktop default, stream-json, is tested.
+    const name = protocol === "awp-jsonl" ? "awp-jsonl" : "stream-json";
+    mode = args.mode === undefined ? name : (args.mode as AgentMode);
+    model = args.model ?? env.AWP_AGENT_DEFAULT_MODEL ?? DEFAULT_MODEL;
+  } else {
+    if (args.candidate === undefined) throw new KitError("usage", "give the candidate executable (or --from-env)");
+    executable = isAbsolute(args.candidate) ? args.candidate : resolve(args.candidate);
+    prefixArgs = [...(args.argsJson !== undefined ? stringArray(parseJsonOption(args.argsJson, "--args-json"), "--args-json") : []), ...args.rest];
+    entries = args.envJson !== undefined ? stringRecord(parseJsonOption(args.envJson, "--env-json"), "--env-json") : {};
+    mode = (args.mode as AgentMode | undefined) ?? "awp-jsonl";
+    model = args.model ?? DEFAULT_MODEL;
+  }
+  // Repeated, never comma-split: values may contain commas.
+  const pairs = Array.isArray(args.env) ? args.env.map(String) : args.env !== undefined ? [String(args.env)] : [];
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new KitError("usage", `--env ${pair}: expected NAME=VALUE`);
+    entries[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const file = fileFacts(isAbsolute(executable) ? executable : resolve(executable));
+  if (!file.exists) throw new KitError("candidate_not_found", `candidate ${executable} does not exist`);
+  // A file that exists but is no regular executable is a launch finding, judged in the report.
+  const config: LaunchConfig = { executable: isAbsolute(executable) ? executable : resolve(executable), prefixArgs, mode, model, env: entries };
+  const facts: LaunchFacts = {
+    source: fromEnv ? "env" : "cli",
+    executable,
+    file,
+    prefixArgs,
+    env: entries,
+    model,
+    ...(protocol !== undefined ? { protocol } : {}),
+    remoteOptIn: env.AWP_AGENT_REMOTE_API_OPT_IN === "1",
+  };
+  return { config, facts };
+}

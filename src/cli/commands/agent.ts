@@ -1,0 +1,93 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import type { Argv } from "yargs";
+import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
+import { parseTranscript, transcriptToJsonl } from "../../core/agent-cli/golden.js";
+import { judgeAgentRun } from "../../core/agent-cli/judge.js";
+import { SCENARIO_NAMES, type ScenarioName } from "../../core/agent-cli/scenarios.js";
+import type { AgentMode } from "../../core/agent-cli/types.js";
+import { makeSelector } from "../../core/clauses/patterns.js";
+import { KitError } from "../../core/errors.js";
+import { kitVersion } from "../../core/paths.js";
+import { buildReport } from "../../core/report/build.js";
+import { exitCodeFor } from "../../core/report/judge.js";
+import { makeRedactor } from "../../core/report/redact.js";
+import { startModelFixture } from "../../fixtures/index.js";
+import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
+import { readLaunch, withLaunchOptions } from "../agent-options.js";
+import { candidateOf, colorWanted, list, readFileOrFail } from "../args.js";
+import { emitReport } from "../output.js";
+
+export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
+  return y.command(
+    "check <transcripts..>",
+    "judge recorded agent-cli transcripts (kit transcripts or plain stdout captures) with the same checks",
+    (c) =>
+      c
+        .positional("transcripts", { type: "string", array: true, demandOption: true })
+        .option("mode", { type: "string", choices: ["awp-jsonl", "stream-json"], default: "stream-json", describe: "mode of plain stdout captures" })
+        .option("clause", { type: "string", array: true })
+        .option("skip", { type: "string", array: true })
+        .option("out", { type: "string", describe: "report folder (default: no files)" })
+        .option("reporter", { type: "string", array: true, default: ["console"] }),
+    (a) => {
+      const files = list(a.transcripts);
+      const transcripts = files.map((file) => parseTranscript(readFileOrFail(file).toString("utf8"), basename(file), a.mode as AgentMode));
+      const run: AgentRun = { mode: transcripts[0]?.mode ?? (a.mode as AgentMode), transcripts, turnTimeoutMs: 30_000, offline: true };
+      const selection = { clause: list(a.clause), skip: list(a.skip) };
+      const now = new Date();
+      const { results, deselected, notes } = judgeAgentRun(run, makeSelector(selection));
+      const report = buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, secrets: [] });
+      const reporters = list(a.reporter);
+      if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
+      emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted() });
+      setCode(exitCodeFor(report.summary));
+    },
+  );
+}
+
+export function recordCommand(y: Argv): Argv {
+  return y.command(
+    "record [candidate] [args..]",
+    "run one agent-cli scenario live and save it as a golden transcript",
+    (c) =>
+      withLaunchOptions(c.positional("candidate", { type: "string" }).positional("args", { type: "string", array: true }))
+        .option("out", { type: "string", demandOption: true, describe: "transcript file to write (.jsonl)" })
+        .option("description", { type: "string" }),
+    async (a) => {
+      const { candidate, rest } = candidateOf(a);
+      const { config, facts } = readLaunch({ ...(candidate !== undefined ? { candidate } : {}), rest, ...a } as Parameters<typeof readLaunch>[0]);
+      const names = list(a.scenario as unknown);
+      const name = (names[0] ?? "basic") as ScenarioName;
+      if (names.length > 1 || !SCENARIO_NAMES.includes(name)) throw new KitError("usage", `record takes one --scenario of: ${SCENARIO_NAMES.join(", ")}`);
+      const turnTimeoutMs = a.turnTimeout as number | undefined;
+      const run = await recordAgentCliRun({ config, facts, scenarios: [name], ...(turnTimeoutMs !== undefined ? { turnTimeoutMs } : {}) });
+      const transcript = run.transcripts[0];
+      if (transcript === undefined) throw new KitError("kit_bug", "no transcript recorded");
+      const redact = makeRedactor(run.token !== undefined ? [run.token] : []);
+      writeFileSync(a.out, redact(transcriptToJsonl(transcript, { recordedAt: new Date().toISOString(), tool: `awp-conformance ${kitVersion()}`, ...(a.description !== undefined ? { description: a.description } : {}) })));
+      process.stdout.write(`recorded ${name} (${transcript.events.length} events) to ${a.out}\n`);
+    },
+  );
+}
+
+export function fixtureCommand(y: Argv): Argv {
+  return y.command(
+    "fixture",
+    "run the deterministic model fixture alone (OpenAI chat completions and Anthropic Messages on 127.0.0.1)",
+    (c) => c.option("port", { type: "number", default: 0 }).option("token", { type: "string", describe: "API key the fixture requires (default: none)" }),
+    async (a) => {
+      const fixture = await startModelFixture({ port: a.port, ...(a.token !== undefined ? { token: a.token } : {}) });
+      process.stdout.write(`awp-conformance fixture listening\n  {{fixture.openai}}    ${fixture.openaiBase}\n  {{fixture.anthropic}} ${fixture.anthropicBase}\nScript replies with [[awp-fixture reply=Hello%20there]] in the user text. Ctrl-C stops it.\n`);
+      fixture.onCall((call) => process.stdout.write(`#${call.seq} ${call.api} ${call.path} -> ${call.status} ${call.outcome}\n`));
+      await new Promise<void>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+      });
+      await fixture.close();
+    },
+  );
+}
+
+export function readTranscriptFile(path: string): string {
+  return readFileSync(path, "utf8");
+}

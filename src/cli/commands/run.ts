@@ -1,0 +1,58 @@
+import type { Argv } from "yargs";
+import { withLaunchOptions } from "../agent-options.js";
+import { candidateOf, colorWanted, list } from "../args.js";
+import { runCommand } from "../run.js";
+
+export function runCommandDefinition(y: Argv, setCode: (code: number) => void): Argv {
+  return y.command(
+    "run [candidate] [args..]",
+    "run the conformance suite against a candidate (or every bundled example when none is given)",
+    (c) =>
+      withLaunchOptions(
+        c
+          .positional("candidate", { type: "string", describe: "path to the candidate executable" })
+          .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
+          .option("protocol", { type: "string", choices: ["provider", "agent-cli"], describe: "which contract to check" })
+          .option("config-json", { type: "string", describe: "provider: the valid configuration, as JSON" })
+          .option("config-file", { type: "string", describe: "provider: file holding the valid configuration" })
+          .option("invalid-config-file", { type: "string", describe: "provider: a JSON object or array of configurations the provider must reject" })
+          .option("out", { type: "string", describe: "report folder (default reports/)" })
+          .option("clause", { type: "string", array: true, describe: "only clauses matching PATTERN (* within a segment, ** across)" })
+          .option("skip", { type: "string", array: true, describe: "leave out clauses matching PATTERN" })
+          .option("timeout", { type: "number", describe: "provider: deadline of every call in ms (default budget + 1000)" })
+          .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
+          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json" }),
+      ),
+    async (a) => {
+      const { candidate, rest } = candidateOf(a);
+      const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
+      setCode(
+        await runCommand({
+          ...optional("protocol", a.protocol),
+          ...optional("candidate", candidate),
+          rest,
+          ...optional("configJson", a.configJson),
+          ...optional("configFile", a.configFile),
+          ...optional("invalidConfigFile", a.invalidConfigFile),
+          ...optional("out", a.out),
+          ...optional("timeout", a.timeout),
+          ...optional("budget", a.budget),
+          ...optional("mode", a.mode as string | undefined),
+          ...optional("model", a.model as string | undefined),
+          ...optional("env", a.env as unknown),
+          ...optional("envJson", a.envJson as string | undefined),
+          ...optional("argsJson", a.argsJson as string | undefined),
+          ...optional("fromEnv", a.fromEnv as boolean | undefined),
+          ...optional("home", a.home as string | undefined),
+          ...optional("turnTimeout", a.turnTimeout as number | undefined),
+          ...optional("jobs", a.jobs as number | undefined),
+          scenario: list(a.scenario as unknown),
+          clause: list(a.clause),
+          skip: list(a.skip),
+          reporter: list(a.reporter),
+          color: colorWanted(),
+        }),
+      );
+    },
+  );
+}

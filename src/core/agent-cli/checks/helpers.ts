@@ -1,0 +1,108 @@
+import type { Evidence, Finding, Judgement } from "../../report/types.js";
+import { viewProcesses, type OutLine, type ProcessView } from "../analysis.js";
+import type { LaunchFacts } from "../launch.js";
+import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
+
+/** Everything the agent-cli checks judge: the scenarios' transcripts and the launch facts. */
+export interface AgentRun {
+  mode: AgentMode;
+  transcripts: Transcript[];
+  /** Absent when judging recorded files. */
+  launch?: LaunchFacts;
+  /** The fixture's API key, when the launch configuration used {{fixture.token}}. */
+  token?: string;
+  turnTimeoutMs: number;
+  /** Judging recorded transcripts: no live process, no fixture token, no launch facts. */
+  offline: boolean;
+}
+
+type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;
+
+export const skip = (reason: string): Unjudged => ({ outcome: "skip", reason });
+export const notApplicable = (reason: string): Unjudged => ({ outcome: "not-applicable", reason });
+
+export function judgeEach<T>(items: readonly T[], judge: (item: T) => Finding[], none: Unjudged): Judgement {
+  if (items.length === 0) return none;
+  return { outcome: "judged", judged: items.length, findings: items.flatMap(judge) };
+}
+
+const views = new WeakMap<Transcript, ProcessView[]>();
+
+/** Processes of a transcript (memoized: every check reads the same analysis). */
+export function processesOf(transcript: Transcript): ProcessView[] {
+  let known = views.get(transcript);
+  if (known === undefined) {
+    known = viewProcesses(transcript);
+    views.set(transcript, known);
+  }
+  return known;
+}
+
+export interface Scoped<T> {
+  transcript: Transcript;
+  item: T;
+}
+
+/** Every process of every transcript (optionally only some scenarios). */
+export function allProcesses(run: AgentRun, scenarios?: readonly string[]): Scoped<ProcessView>[] {
+  return run.transcripts
+    .filter((t) => scenarios === undefined || scenarios.includes(t.scenario))
+    .flatMap((transcript) => processesOf(transcript).map((item) => ({ transcript, item })));
+}
+
+export function liveTranscripts(run: AgentRun): Transcript[] {
+  return run.transcripts.filter((t) => t.stdoutOnly !== true);
+}
+
+function excerpt(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+export function eventEvidence(event: TranscriptEvent, at: number): Evidence {
+  const stream = event.kind === "stdout" ? "stdout" : event.kind === "stderr" ? "stderr" : event.kind === "send" ? "stdin" : "process";
+  const text =
+    event.kind === "stdout" || event.kind === "send" ? event.line
+    : event.kind === "stderr" ? event.text
+    : event.kind === "exit" ? `exit ${event.code ?? "none"}${event.signal ? ` by ${event.signal}` : ""}${event.killedByKit ? " (stopped by the kit)" : ""} at ${Math.round(event.t)} ms`
+    : event.kind === "timeout" ? `waited ${Math.round(event.afterMs)} ms for ${event.waitingFor}`
+    : event.kind === "action" ? `host: ${event.action} at ${Math.round(event.t)} ms`
+    : event.kind === "launch" ? event.argv.join(" ")
+    : event.kind === "note" ? event.text
+    : `model call #${event.call.seq} ${event.call.outcome}`;
+  return { stream, seq: at, excerpt: excerpt(text) };
+}
+
+export interface Where {
+  transcript: Transcript;
+  events?: { event: TranscriptEvent; at: number }[];
+  lines?: OutLine[];
+}
+
+export interface Detail {
+  expected?: string;
+  seen?: string;
+}
+
+export function finding(clause: string, where: Where, message: string, detail: Detail = {}): Finding {
+  const evidence = [
+    ...(where.lines ?? []).map((line) => eventEvidence(line.event, line.at)),
+    ...(where.events ?? []).map(({ event, at }) => eventEvidence(event, at)),
+  ].slice(0, 6);
+  return {
+    clause,
+    message,
+    scenario: `${where.transcript.scenario} (${where.transcript.mode})`,
+    ...(detail.expected !== undefined ? { expected: detail.expected } : {}),
+    ...(detail.seen !== undefined ? { seen: detail.seen } : {}),
+    ...(evidence.length > 0 ? { evidence } : {}),
+    foundBy: "scenario",
+  };
+}
+
+export function show(value: unknown, max = 160): string {
+  if (value === undefined) return "(absent)";
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export const OFFLINE = skip("needs a live run (recorded transcripts carry no launch configuration or kit-side timing)");

@@ -1,0 +1,103 @@
+import { isAbsolute } from "node:path";
+import type { Check } from "../../report/judge.js";
+import type { Finding, Judgement } from "../../report/types.js";
+import { LIMITS, type LaunchFacts } from "../launch.js";
+import { notApplicable, OFFLINE, type AgentRun } from "./helpers.js";
+
+const ID = "agent-cli/launch";
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const SECRET_FLAG = /^--?(api[-_]?key|token|secret|password|passwd|auth(orization)?)$/i;
+const SECRET_VALUE = /^(sk-[A-Za-z0-9_-]{12,}|Bearer\s+\S+|gh[pousr]_[A-Za-z0-9]{20,}|xox[abpr]-\S+|AKIA[0-9A-Z]{16})$|(api[-_]?key|token|secret|password|passwd)=\S+/i;
+
+function launchFinding(clause: string, facts: LaunchFacts, message: string, seen?: string): Finding {
+  return {
+    clause,
+    message,
+    scenario: `launch configuration (${facts.source === "env" ? "AWP_AGENT_CLI_* variables" : "command line"})`,
+    ...(seen !== undefined ? { seen } : {}),
+    evidence: [{ stream: "process", excerpt: `executable ${facts.executable}` }],
+    foundBy: "scenario",
+  };
+}
+
+/** A launch clause judges the configuration once; offline runs have none. */
+function launchCheck(clause: string, judge: (facts: LaunchFacts) => string[] | Judgement): Check<AgentRun> {
+  return {
+    clause,
+    judge: (run) => {
+      if (run.launch === undefined) return OFFLINE;
+      const facts = run.launch;
+      const result = judge(facts);
+      if (!Array.isArray(result)) return result;
+      return { outcome: "judged", judged: 1, findings: result.map((message) => launchFinding(clause, facts, message)) };
+    },
+  };
+}
+
+export interface UrlUse {
+  where: string;
+  url: URL;
+}
+
+/** http(s) URLs anywhere in the prefix args and the child environment values. */
+export function urlsIn(facts: LaunchFacts): UrlUse[] {
+  const found: UrlUse[] = [];
+  const scan = (text: string, where: string): void => {
+    for (const match of text.matchAll(/\bhttps?:\/\/[^\s"'<>]+/gi)) {
+      try {
+        found.push({ where, url: new URL(match[0]) });
+      } catch {
+        // Not a parsable URL: the Desktop would not treat it as one either.
+      }
+    }
+  };
+  facts.prefixArgs.forEach((arg, index) => scan(arg, `prefix argument ${index + 1}`));
+  for (const [name, value] of Object.entries(facts.env)) scan(value, `env ${name}`);
+  return found;
+}
+
+const remote = (use: UrlUse): boolean => !LOOPBACK.has(use.url.hostname);
+
+export const launchChecks: Check<AgentRun>[] = [
+  launchCheck(`${ID}/absolute-executable`, (f) => (isAbsolute(f.executable) ? [] : [`${f.executable} is not an absolute path (cli_executable_must_be_absolute)`])),
+  launchCheck(`${ID}/regular-executable`, (f) =>
+    !f.file.exists ? [`${f.executable} does not exist`] : !f.file.isFile ? [`${f.executable} is not a regular file`] : !f.file.executable ? [`${f.executable} is not executable`] : [],
+  ),
+  launchCheck(`${ID}/not-a-symlink`, (f) => (f.file.isSymlink ? [`${f.executable} is a symbolic link; configure the real file`] : [])),
+  launchCheck(`${ID}/args-limits`, (f) => [
+    ...(f.prefixArgs.length > LIMITS.maxArgs ? [`${f.prefixArgs.length} prefix arguments (at most ${LIMITS.maxArgs})`] : []),
+    ...f.prefixArgs.flatMap((arg, i) => (arg.length > LIMITS.maxArgChars ? [`prefix argument ${i + 1} has ${arg.length} characters (at most ${LIMITS.maxArgChars})`] : [])),
+  ]),
+  launchCheck(`${ID}/env-limits`, (f) => {
+    const entries = Object.entries(f.env);
+    return [
+      ...(entries.length > LIMITS.maxEnvEntries ? [`${entries.length} environment entries (at most ${LIMITS.maxEnvEntries}: cli_env_too_large)`] : []),
+      ...entries.flatMap(([key, value]) => [
+        ...(LIMITS.envKey.test(key) ? [] : [`environment key ${JSON.stringify(key)} is not a valid name (invalid_cli_env_entry)`]),
+        ...(value.length > LIMITS.maxEnvValueChars ? [`environment value of ${key} has ${value.length} characters (cli_env_value_too_large)`] : []),
+      ]),
+    ];
+  }),
+  launchCheck(`${ID}/model-id`, (f) => {
+    const model = f.model.trim();
+    if (model.length < 1 || model.length > LIMITS.maxModelChars) return [`the model id has ${model.length} characters after trimming (1..${LIMITS.maxModelChars})`];
+    return /[\u0000-\u001f\u007f]/.test(model) ? ["the model id contains a control character (invalid_model)"] : [];
+  }),
+  launchCheck(`${ID}/protocol-name`, (f) => {
+    if (f.source !== "env") return notApplicable("only judged with --from-env (AWP_AGENT_CLI_PROTOCOL)");
+    return f.protocol === undefined || ["awp-jsonl", "stream-json", "passthrough"].includes(f.protocol) ? [] : [`AWP_AGENT_CLI_PROTOCOL=${JSON.stringify(f.protocol)} is invalid_cli_protocol`];
+  }),
+  launchCheck(`${ID}/remote-url-opt-in`, (f) =>
+    f.remoteOptIn ? [] : urlsIn(f).filter(remote).map((u) => `${u.where} points at ${u.url.host} without AWP_AGENT_REMOTE_API_OPT_IN=1 (remote_api_requires_explicit_opt_in)`),
+  ),
+  launchCheck(`${ID}/no-plain-http-remote`, (f) =>
+    urlsIn(f).filter((u) => remote(u) && u.url.protocol === "http:").map((u) => `${u.where} uses plain http to ${u.url.host}`),
+  ),
+  launchCheck(`${ID}/no-secrets-in-args`, (f) =>
+    f.prefixArgs.flatMap((arg, i) => {
+      const previous = f.prefixArgs[i - 1];
+      const flagged = SECRET_VALUE.test(arg) || (previous !== undefined && SECRET_FLAG.test(previous));
+      return flagged ? [`prefix argument ${i + 1} looks like a secret (value not shown); pass it through the environment`] : [];
+    }),
+  ),
+];

@@ -1,0 +1,94 @@
+import type { Check } from "../../report/judge.js";
+import { LIMITS } from "../launch.js";
+import { isRecord, type OutLine } from "../analysis.js";
+import { allProcesses, finding, judgeEach, show, skip, type AgentRun } from "./helpers.js";
+
+const ID = "agent-cli/output";
+
+/** Every judged stdout line with its transcript (partial and oversize lines have their own clauses). */
+function lines(run: AgentRun): { transcript: AgentRun["transcripts"][number]; line: OutLine }[] {
+  return allProcesses(run).flatMap(({ transcript, item }) => item.lines.filter((l) => !l.blank && !l.event.partial && !l.event.oversize).map((line) => ({ transcript, line })));
+}
+
+const NO_OUTPUT = skip("the CLI wrote nothing on stdout");
+
+export const outputChecks: Check<AgentRun>[] = [
+  {
+    clause: `${ID}/silent-before-input`,
+    judge: (run) =>
+      judgeEach(
+        // Only processes that lived to be written to; one that died first fails session/stays-up.
+        allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0),
+        ({ transcript, item }) => {
+          const firstSend = item.inputs[0]?.at ?? Infinity;
+          const early = item.lines.filter((l) => l.at < firstSend && !l.blank);
+          return early.length === 0 ? [] : [finding(`${ID}/silent-before-input`, { transcript, lines: early.slice(0, 3) }, `${early.length} stdout line(s) before the first input line was written`, { expected: "no output until the first line arrives" })];
+        },
+        skip("no process received an input line"),
+      ),
+  },
+  {
+    clause: `${ID}/json-object-lines`,
+    judge: (run) =>
+      judgeEach(
+        lines(run),
+        ({ transcript, line }) =>
+          line.object !== undefined
+            ? []
+            : [finding(`${ID}/json-object-lines`, { transcript, lines: [line] }, line.json === undefined ? "a stdout line is not JSON" : "a stdout line is JSON but not an object", { expected: "one JSON object per line", seen: show(line.event.line) })],
+        NO_OUTPUT,
+      ),
+  },
+  {
+    clause: `${ID}/no-partial-line`,
+    judge: (run) =>
+      judgeEach(
+        allProcesses(run).filter(({ item }) => item.lines.length > 0),
+        ({ transcript, item }) =>
+          item.lines.filter((l) => l.event.partial).map((line) => finding(`${ID}/no-partial-line`, { transcript, lines: [line] }, "the last stdout line has no newline", { expected: "every event followed by a newline" })),
+        NO_OUTPUT,
+      ),
+  },
+  {
+    clause: `${ID}/line-size`,
+    judge: (run) =>
+      judgeEach(
+        allProcesses(run).filter(({ item }) => item.lines.length > 0),
+        ({ transcript, item }) =>
+          item.lines
+            .filter((l) => l.event.oversize)
+            .map((line) => finding(`${ID}/line-size`, { transcript, lines: [line] }, `an unbroken stdout line passed 4 MiB (runtime_output_oversize)`, { expected: "lines under 4 MiB", seen: `${line.event.bytes ?? "more than 4194304"} bytes without a newline` })),
+        NO_OUTPUT,
+      ),
+  },
+  {
+    clause: `${ID}/typed-events`,
+    judge: (run) =>
+      judgeEach(
+        lines(run).filter(({ line }) => line.object !== undefined),
+        ({ transcript, line }) =>
+          typeof line.object?.type === "string" ? [] : [finding(`${ID}/typed-events`, { transcript, lines: [line] }, "an event has no string type; the Desktop ignores it", { seen: show(line.object?.type) })],
+        NO_OUTPUT,
+      ),
+  },
+];
+
+/** Event types the Desktop would ignore, with counts: a note for the report, not a verdict. */
+export function ignoredEvents(run: AgentRun): string[] {
+  const counts = new Map<string, number>();
+  for (const { line } of lines(run)) {
+    const o = line.object;
+    if (o === undefined || typeof o.type !== "string") continue;
+    const known = ["system", "assistant", "user", "result", "content_block_start", "content_block_delta", "content_block_stop", "message_stop"];
+    let key: string | undefined;
+    if (!known.includes(o.type)) key = o.type === "stream_event" && isRecord(o.event) ? `stream_event(${String(o.event.type)})` : o.type;
+    else if (o.type === "system" && o.subtype !== "init") key = `system/${String(o.subtype)}`;
+    else if (o.type === "user") key = "user (echoed input)";
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (counts.size === 0) return [];
+  const list = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([type, n]) => `${type} ×${n}`);
+  return [`Events a Desktop would ignore (not failures): ${list.join(", ")}.`];
+}
+
+export const SESSION_ID = LIMITS.sessionId;

@@ -1,0 +1,77 @@
+import type { Check } from "../../report/judge.js";
+import { callsIn, userText } from "../analysis.js";
+import type { Transcript } from "../types.js";
+import { finding, judgeEach, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { allSegments } from "./turns.js";
+
+const ID = "agent-cli/resume";
+
+interface Resumed {
+  transcript: Transcript;
+  id: string;
+  process: number;
+}
+
+/** Relaunches with --resume, with the id they were given. */
+function resumed(run: AgentRun): Resumed[] {
+  return run.transcripts
+    .filter((t) => t.stdoutOnly !== true)
+    .flatMap((transcript) =>
+      processesOf(transcript).flatMap((view) => {
+        const at = view.argv.indexOf("--resume");
+        const id = at >= 0 ? view.argv[at + 1] : undefined;
+        return id === undefined ? [] : [{ transcript, id, process: view.process }];
+      }),
+    );
+}
+
+const NONE = skip("no process was relaunched with --resume");
+
+function resumedTurn(run: AgentRun, r: Resumed) {
+  return allSegments({ ...run, transcripts: [r.transcript] }).find(({ segment }) => segment.process === r.process)?.segment;
+}
+
+export const resumeChecks: Check<AgentRun>[] = [
+  {
+    clause: `${ID}/accepts-id`,
+    judge: (run) =>
+      judgeEach(
+        resumed(run),
+        (r) => {
+          const turn = resumedTurn(run, r);
+          const ok = turn?.terminal?.object?.type === "result" ? turn.terminal.object.is_error === false : turn?.terminal !== undefined;
+          return ok ? [] : [finding(`${ID}/accepts-id`, { transcript: r.transcript, lines: turn?.output.slice(-2) ?? [] }, `launched with --resume ${r.id}, the CLI did not answer a turn with success`, { seen: show(turn?.terminal?.object?.result) })];
+        },
+        NONE,
+      ),
+  },
+  {
+    clause: `${ID}/keeps-id`,
+    judge: (run) =>
+      judgeEach(
+        resumed(run).filter((r) => processesOf(r.transcript).find((v) => v.process === r.process)?.lines.some((l) => typeof l.object?.session_id === "string")),
+        (r) => {
+          const line = processesOf(r.transcript).find((v) => v.process === r.process)?.lines.find((l) => typeof l.object?.session_id === "string" && l.object.session_id !== r.id);
+          return line === undefined ? [] : [finding(`${ID}/keeps-id`, { transcript: r.transcript, lines: [line] }, "the resumed process reports another session_id", { expected: show(r.id), seen: show(line.object?.session_id) })];
+        },
+        skip("the resumed process reported no session_id"),
+      ),
+  },
+  {
+    clause: `${ID}/history-restored`,
+    judge: (run) =>
+      judgeEach(
+        resumed(run).filter((r) => resumedTurn(run, r) !== undefined),
+        (r) => {
+          const earlier = allSegments({ ...run, transcripts: [r.transcript] }).filter(({ segment }) => segment.process < r.process).map(({ segment }) => userText(segment.input?.message)).filter((t) => t !== "");
+          const turn = resumedTurn(run, r);
+          const first = turn ? callsIn(r.transcript, turn)[0] : undefined;
+          if (first === undefined) return [finding(`${ID}/history-restored`, { transcript: r.transcript }, "the resumed turn made no model request to inspect")];
+          const body = JSON.stringify(first.body ?? null);
+          const missing = earlier.filter((text) => !body.includes(JSON.stringify(text).slice(1, -1)));
+          return missing.length === 0 ? [] : [finding(`${ID}/history-restored`, { transcript: r.transcript }, "the first model request after --resume does not carry the earlier turn (the contract leaves this to the CLI)", { expected: show(missing[0]) })];
+        },
+        NONE,
+      ),
+  },
+];

@@ -1,0 +1,69 @@
+import type { Check } from "../../report/judge.js";
+import type { Finding } from "../../report/types.js";
+import { userTurns, type OutLine } from "../analysis.js";
+import { allProcesses, finding, judgeEach, show, skip, type AgentRun } from "./helpers.js";
+import { SESSION_ID } from "./output.js";
+
+const ID = "agent-cli/session";
+
+function withSessionId(lines: readonly OutLine[]): OutLine[] {
+  return lines.filter((l) => l.object !== undefined && Object.hasOwn(l.object, "session_id"));
+}
+
+export const sessionChecks: Check<AgentRun>[] = [
+  {
+    clause: `${ID}/stays-up`,
+    judge: (run) =>
+      judgeEach(
+        allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true),
+        ({ transcript, item }) => {
+          const firstSend = item.inputs[0]?.at ?? Infinity;
+          if (item.exit === undefined || item.exit.at > firstSend || item.exit.killedByKit) return [];
+          const exit = item.exit;
+          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }] }, "the process exited before its first input line", { expected: "running until input arrives", seen: `exit ${exit.code ?? exit.signal}` })];
+        },
+        skip("no process was launched"),
+      ),
+  },
+  {
+    clause: `${ID}/init-event`,
+    judge: (run) =>
+      judgeEach(
+        allProcesses(run).filter(({ item }) => userTurns(item).some((turn) => turn.output.length > 0)),
+        ({ transcript, item }) => {
+          const first = userTurns(item).find((turn) => turn.output.length > 0);
+          const head = first?.output[0];
+          const o = head?.object;
+          if (o?.type === "system" && o.subtype === "init" && typeof o.session_id === "string") return [];
+          return [finding(`${ID}/init-event`, { transcript, lines: head ? [head] : [] }, "the first turn does not open with system/init and a session_id", { expected: '{"type":"system","subtype":"init","session_id":...}', seen: show(head?.event.line) })];
+        },
+        skip("no turn produced output"),
+      ),
+  },
+  {
+    clause: `${ID}/id-form`,
+    judge: (run) =>
+      judgeEach(
+        allProcesses(run).flatMap(({ transcript, item }) => withSessionId(item.lines).map((line) => ({ transcript, line }))),
+        ({ transcript, line }) => {
+          const id = line.object?.session_id;
+          return typeof id === "string" && SESSION_ID.test(id) ? [] : [finding(`${ID}/id-form`, { transcript, lines: [line] }, "session_id does not match ^[A-Za-z0-9._:-]{1,256}$", { seen: show(id) })];
+        },
+        skip("no event carried a session_id"),
+      ),
+  },
+  {
+    clause: `${ID}/stable-id`,
+    judge: (run) =>
+      judgeEach(
+        allProcesses(run).filter(({ item }) => withSessionId(item.lines).length > 0),
+        ({ transcript, item }): Finding[] => {
+          const lines = withSessionId(item.lines);
+          const first = lines[0] as OutLine;
+          const other = lines.find((l) => l.object?.session_id !== first.object?.session_id);
+          return other === undefined ? [] : [finding(`${ID}/stable-id`, { transcript, lines: [first, other] }, "the session_id changed within one process", { expected: show(first.object?.session_id), seen: show(other.object?.session_id) })];
+        },
+        skip("no event carried a session_id"),
+      ),
+  },
+];

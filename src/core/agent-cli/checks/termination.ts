@@ -1,0 +1,44 @@
+import type { Check } from "../../report/judge.js";
+import type { TranscriptEvent } from "../types.js";
+import { finding, judgeEach, processesOf, skip, type AgentRun } from "./helpers.js";
+
+type Trigger = (event: TranscriptEvent) => boolean;
+
+function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: (run: AgentRun) => number, what: string): Check<AgentRun> {
+  return {
+    clause,
+    judge: (run) => {
+      const cases = run.transcripts
+        .filter((t) => t.scenario === scenario && t.stdoutOnly !== true)
+        .flatMap((transcript) =>
+          processesOf(transcript).flatMap((view) => {
+            const start = view.events.find(({ event }) => trigger(event));
+            // An exit before the host asked for one is judged elsewhere (stays-up, no-exit-mid-turn).
+            if (start === undefined || (view.exit !== undefined && view.exit.at < start.at)) return [];
+            return [{ transcript, view, start }];
+          }),
+        );
+      return judgeEach(
+        cases,
+        ({ transcript, view, start }) => {
+          const limit = limitMs(run);
+          const exit = view.exit;
+          const took = exit === undefined ? undefined : exit.t - start.event.t;
+          if (exit !== undefined && !exit.killedByKit && took !== undefined && took <= limit) return [];
+          const seen = exit === undefined ? "still running" : exit.killedByKit ? `still running after ${Math.round(took ?? 0)} ms; the kit killed it` : `exited after ${Math.round(took ?? 0)} ms`;
+          return [finding(clause, { transcript, events: [start, ...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : [])] }, `the process did not exit within ${limit} ms of ${what}`, { expected: `exit within ${limit} ms`, seen })];
+        },
+        skip(`the ${scenario} scenario did not run`),
+      );
+    },
+  };
+}
+
+const isSigterm: Trigger = (e) => e.kind === "action" && e.action === "sigterm";
+
+export const terminationChecks: Check<AgentRun>[] = [
+  exitCheck("agent-cli/termination/shutdown-line", "shutdown", (e) => e.kind === "send" && e.line.replace(/\s/g, "") === '{"type":"shutdown"}', () => 1500, "the shutdown line"),
+  exitCheck("agent-cli/termination/sigterm-idle", "sigterm-idle", isSigterm, () => 3000, "SIGTERM"),
+  exitCheck("agent-cli/termination/sigterm-mid-turn", "sigterm-mid-turn", isSigterm, () => 3000, "SIGTERM"),
+  exitCheck("agent-cli/termination/stdin-eof", "basic", (e) => e.kind === "action" && e.action === "close-stdin", (run) => run.turnTimeoutMs, "the end of stdin"),
+];

@@ -1,0 +1,179 @@
+import type { Check } from "../../report/judge.js";
+import type { Finding } from "../../report/types.js";
+import { callsIn, hostEndedAt, isRecord, segments, turnTagOf, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
+import type { Transcript } from "../types.js";
+import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
+
+const ID = "agent-cli/turns";
+const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
+
+type Seg = { transcript: Transcript; segment: Segment };
+
+export function allSegments(run: AgentRun): Seg[] {
+  return run.transcripts.flatMap((transcript) => segments(transcript, processesOf(transcript)).map((segment) => ({ transcript, segment })));
+}
+
+/** Why a live user turn has no terminal event: the host ended it, the CLI exited, or it is still waiting. */
+export function missingTerminal(transcript: Transcript, segment: Segment): "host" | "exited" | "waiting" | undefined {
+  if (segment.terminal !== undefined || segment.input === undefined) return undefined;
+  const view = processesOf(transcript).find((v) => v.process === segment.process);
+  const ended = view === undefined ? undefined : hostEndedAt(view);
+  const exit = view?.exit;
+  if (ended !== undefined && ended > segment.input.at && (exit === undefined || ended < exit.at)) return "host";
+  if (exit !== undefined && exit.at > segment.input.at && !exit.killedByKit) return "exited";
+  return "waiting";
+}
+
+function results(run: AgentRun): { transcript: Transcript; line: OutLine; result: JsonRecord }[] {
+  return allProcesses(run).flatMap(({ transcript, item }) =>
+    item.lines.filter((l) => l.object?.type === "result").map((line) => ({ transcript, line, result: line.object as JsonRecord })),
+  );
+}
+
+const NO_RESULTS = skip("the CLI wrote no result event");
+
+function blockProblems(segment: Segment): { line: OutLine; message: string }[] {
+  const open = new Set<number>();
+  const problems: { line: OutLine; message: string }[] = [];
+  for (const line of segment.output) {
+    const o = line.object;
+    if (o === undefined || typeof o.type !== "string" || !o.type.startsWith("content_block_")) continue;
+    const index = o.index;
+    if (typeof index !== "number" || !Number.isInteger(index) || index < 0) {
+      problems.push({ line, message: `${o.type} has no valid index` });
+    } else if (o.type === "content_block_start") {
+      if (open.has(index)) problems.push({ line, message: `block ${index} started twice without a stop` });
+      open.add(index);
+    } else if (!open.has(index)) {
+      problems.push({ line, message: `${o.type} for block ${index}, which is not open` });
+    } else if (o.type === "content_block_stop") {
+      open.delete(index);
+    }
+  }
+  if (open.size > 0 && segment.terminal !== undefined) problems.push({ line: segment.terminal, message: `block ${[...open].join(", ")} never stopped before the terminal event` });
+  return problems;
+}
+
+function toolUseNames(output: readonly OutLine[]): string[] {
+  return output.flatMap((line) => {
+    const o = line.object;
+    if (o?.type === "assistant" && isRecord(o.message) && Array.isArray(o.message.content)) {
+      return o.message.content.filter((b): b is JsonRecord => isRecord(b) && b.type === "tool_use").map((b) => String(b.name));
+    }
+    if (o?.type === "content_block_start" && isRecord(o.content_block) && o.content_block.type === "tool_use") return [String(o.content_block.name)];
+    return [];
+  });
+}
+
+export const turnChecks: Check<AgentRun>[] = [
+  {
+    clause: `${ID}/one-terminal-per-turn`,
+    judge: (run) => {
+      const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
+      const strays = allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true).flatMap(({ transcript, item }) => item.unattributed.filter((l) => l.object?.type === "result" || l.object?.type === "message_stop").map((line) => ({ transcript, line })));
+      const judged = judgeEach(
+        live,
+        ({ transcript, segment }) =>
+          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn`, { expected: "one result (or message_stop)" })],
+        skip("no user turn was sent"),
+      );
+      if (judged.outcome !== "judged") return judged;
+      const extra = strays.map(({ transcript, line }) => finding(`${ID}/one-terminal-per-turn`, { transcript, lines: [line] }, "a second terminal event answers a turn that was already answered", { expected: "exactly one terminal event per turn" }));
+      return { ...judged, findings: [...judged.findings, ...extra] };
+    },
+  },
+  {
+    clause: `${ID}/terminal-in-order`,
+    judge: (run) => {
+      const pairs = allSegments(run).flatMap(({ transcript, segment }, i, all) => {
+        const next = all[i + 1];
+        if (next === undefined || next.transcript !== transcript || next.segment.process !== segment.process || segment.terminal === undefined || transcript.stdoutOnly) return [];
+        const tag = turnTagOf(next.segment.input?.message);
+        if (tag === undefined) return [];
+        const early = transcript.events.flatMap((e) => (e.kind === "model" && e.process === segment.process && e.call.directive?.turn === tag && (e.call.startT ?? e.t) < (segment.terminal?.event.t ?? 0) ? [e] : []));
+        return [{ transcript, segment, next: next.segment, early }];
+      });
+      return judgeEach(
+        pairs,
+        ({ transcript, segment, early }) =>
+          early.length === 0 ? [] : [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "the next turn was sent to the model before this turn's terminal event", { expected: "turns answered one after the other", seen: `model call #${early[0]?.call.seq} at ${Math.round(early[0]?.call.startT ?? 0)} ms, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })],
+        notApplicable("no two consecutive turns with model calls to compare"),
+      );
+    },
+  },
+  {
+    clause: `${ID}/no-exit-mid-turn`,
+    judge: (run) =>
+      judgeEach(
+        allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && segment.input !== undefined && missingTerminal(transcript, segment) !== "host"),
+        ({ transcript, segment }) => {
+          if (missingTerminal(transcript, segment) !== "exited") return [];
+          const exit = processesOf(transcript).find((v) => v.process === segment.process)?.exit;
+          return [finding(`${ID}/no-exit-mid-turn`, { transcript, lines: segment.output.slice(-2), ...(exit ? { events: [{ event: exit, at: exit.at }] } : {}) }, "the process exited before the turn's terminal event", { expected: "a terminal event first" })];
+        },
+        skip("no user turn was sent"),
+      ),
+  },
+  {
+    clause: `${ID}/result-shape`,
+    judge: (run) =>
+      judgeEach(
+        results(run),
+        ({ transcript, line, result }) => {
+          const problems: string[] = [];
+          if (typeof result.subtype !== "string") problems.push(`subtype is ${show(result.subtype)}, not a string`);
+          if (typeof result.is_error !== "boolean") problems.push(`is_error is ${show(result.is_error)}, not a boolean`);
+          else if (typeof result.subtype === "string" && result.is_error !== (result.subtype !== "success")) problems.push(`subtype ${show(result.subtype)} with is_error ${String(result.is_error)}`);
+          return problems.map((p) => finding(`${ID}/result-shape`, { transcript, lines: [line] }, p, { expected: "success with is_error false, an error subtype with is_error true" }));
+        },
+        NO_RESULTS,
+      ),
+  },
+  {
+    clause: `${ID}/error-code`,
+    judge: (run) =>
+      judgeEach(
+        // Consistent error results only: an inconsistent one fails result-shape.
+        results(run).filter(({ result }) => result.is_error === true && typeof result.subtype === "string" && result.subtype !== "success"),
+        ({ transcript, line, result }) =>
+          typeof result.result === "string" && ERROR_CODE.test(result.result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result has no machine-readable code in result", { expected: "result matching ^[a-z0-9_:-]{1,160}$", seen: show(result.result) })],
+        notApplicable("no error result was written"),
+      ),
+  },
+  {
+    clause: `${ID}/usage-counts`,
+    judge: (run) =>
+      judgeEach(
+        results(run).filter(({ result }) => result.usage !== undefined),
+        ({ transcript, line, result }) => {
+          const usage = result.usage;
+          const bad = !isRecord(usage) ? ["usage is not an object"] : ["input_tokens", "output_tokens"].filter((k) => usage[k] !== undefined && !(Number.isInteger(usage[k]) && (usage[k] as number) >= 0)).map((k) => `${k} is ${show(usage[k])}`);
+          return bad.map((b) => finding(`${ID}/usage-counts`, { transcript, lines: [line] }, b, { expected: "non-negative integers" }));
+        },
+        notApplicable("no result carried usage"),
+      ),
+  },
+  {
+    clause: `${ID}/text-blocks`,
+    judge: (run) =>
+      judgeEach(
+        allSegments(run).filter(({ segment }) => segment.output.some((l) => typeof l.object?.type === "string" && l.object.type.startsWith("content_block_"))),
+        ({ transcript, segment }): Finding[] => blockProblems(segment).slice(0, 3).map(({ line, message }) => finding(`${ID}/text-blocks`, { transcript, lines: [line] }, message, { expected: "start, deltas, stop per index" })),
+        notApplicable("no turn streamed content_block events"),
+      ),
+  },
+  {
+    clause: `${ID}/tool-use`,
+    judge: (run) =>
+      judgeEach(
+        allSegments(run).flatMap(({ transcript, segment }) => {
+          const call = callsIn(transcript, segment).find((c) => c.toolCall !== undefined);
+          return call?.toolCall ? [{ transcript, segment, tool: call.toolCall.name }] : [];
+        }),
+        ({ transcript, segment, tool }) =>
+          toolUseNames(segment.output).includes(tool) ? [] : [finding(`${ID}/tool-use`, { transcript, lines: segment.output.slice(-3) }, `the model called ${tool} but no tool_use block shows it`, { expected: `a tool_use block named ${tool}` })],
+        notApplicable("the model never called a tool in a turn"),
+      ),
+  },
+];
+

@@ -1,0 +1,11 @@
+import { loadCatalogue } from "../clauses/catalogue.js";
+import { judgeClauses, type JudgedClauses } from "../report/judge.js";
+import { agentCliChecks } from "./checks/index.js";
+import type { AgentRun } from "./checks/helpers.js";
+import { ignoredEvents } from "./checks/output.js";
+
+/** Judges every selected clause of suites/agent-cli/ on a run (live or recorded). */
+export function judgeAgentRun(run: AgentRun, selected: (id: string) => boolean = () => true): JudgedClauses & { notes: string[] } {
+  const judged = judgeClauses(loadCatalogue("agent-cli"), agentCliChecks, run, selected);
+  return { ...judged, notes: ignoredEvents(run) };
+}

@@ -1,0 +1,135 @@
+/**
+ * The Agent CLI transcript: everything that crossed the process boundary in one
+ * scenario, in order, with timestamps. Live runs and golden files (schemas/golden.schema.json)
+ * hold the same events, so the same checks judge both.
+ */
+
+export type AgentMode = "awp-jsonl" | "stream-json";
+
+/** Which process of the scenario an event belongs to (1 = first launch, 2 = relaunch...). */
+interface Base {
+  /** Milliseconds since the scenario started. */
+  t: number;
+  process: number;
+}
+
+export interface LaunchEvent extends Base {
+  kind: "launch";
+  argv: string[];
+  cwd: string;
+  /** Names of the child environment variables (values are never recorded). */
+  envNames: string[];
+}
+
+/** A line the host wrote to stdin, without its trailing newline. */
+export interface SendEvent extends Base {
+  kind: "send";
+  line: string;
+}
+
+/** One stdout line without its newline. */
+export interface StdoutEvent extends Base {
+  kind: "stdout";
+  line: string;
+  /** The line had no newline when the process exited. */
+  partial?: true;
+  /** The unbroken line passed the 4 MiB guard: `line` holds its first bytes only, `bytes` its size when the host stopped the runtime. */
+  oversize?: true;
+  bytes?: number;
+}
+
+export interface StderrEvent extends Base {
+  kind: "stderr";
+  text: string;
+}
+
+/** Something the host did to the process other than writing a line. */
+export interface ActionEvent extends Base {
+  kind: "action";
+  action: "close-stdin" | "sigterm" | "sigkill" | "stop";
+}
+
+export interface ExitEvent extends Base {
+  kind: "exit";
+  code: number | null;
+  signal: string | null;
+  /** The kit (not the candidate) ended it: a deadline, a guard, or the end of the scenario. */
+  killedByKit: boolean;
+}
+
+/** A bounded wait of the host ran out. */
+export interface TimeoutEvent extends Base {
+  kind: "timeout";
+  waitingFor: string;
+  afterMs: number;
+}
+
+/** The model fixture answered (or refused) one request from the candidate. */
+export interface ModelEvent extends Base {
+  kind: "model";
+  call: ModelCall;
+}
+
+export interface NoteEvent extends Base {
+  kind: "note";
+  text: string;
+}
+
+export type TranscriptEvent = LaunchEvent | SendEvent | StdoutEvent | StderrEvent | ActionEvent | ExitEvent | TimeoutEvent | ModelEvent | NoteEvent;
+
+/** What the fixture's scripted model was asked to do for one request. */
+export interface Directive {
+  /** Tag tying model calls to the kit's turn. */
+  turn?: string;
+  /** Exact reply text. */
+  reply?: string;
+  /** A deterministic reply of this many bytes. */
+  bytes?: number;
+  /** Answer the first call with a call of this tool. */
+  tool?: string;
+  /** Answer with this HTTP status and a JSON error body. */
+  status?: number;
+  /** Send the response head, then nothing, until the client gives up or the fixture stops. */
+  stall?: boolean;
+  /** Milliseconds between streamed chunks. */
+  slowMs?: number;
+}
+
+export type ModelApi = "openai" | "anthropic";
+
+/** One request the fixture received, and what it answered. */
+export interface ModelCall {
+  seq: number;
+  /** performance.now() when the fixture received the request (same process as the kit). */
+  receivedAt?: number;
+  /** When the fixture received the request, in ms since the scenario started (set by the kit). */
+  startT?: number;
+  api: ModelApi;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  stream: boolean;
+  /** The request carried the fixture token (always true when no token is required). */
+  authorized: boolean;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  body?: unknown;
+  /** Concatenated text of the last user message, as the fixture read it. */
+  userText: string;
+  directive?: Directive;
+  /** HTTP status the fixture answered with. */
+  status: number;
+  /** The assistant text the fixture returned ("" for tool calls and errors). */
+  replyText: string;
+  toolCall?: { id: string; name: string; arguments: string };
+  /** complete: the whole reply was sent; stalled: left hanging; aborted: the client went away first. */
+  outcome: "complete" | "error" | "stalled" | "aborted" | "unauthorized" | "bad-request";
+}
+
+/** One scenario as recorded: what the checks judge. */
+export interface Transcript {
+  scenario: string;
+  mode: AgentMode;
+  events: TranscriptEvent[];
+  /** A plain stdout capture (no host side): clauses that need the host's actions are skipped. */
+  stdoutOnly?: boolean;
+}

@@ -1,0 +1,59 @@
+import { LIMITS } from "../../../core/agent-cli/launch.js";
+import type { ScenarioContext } from "../context.js";
+
+const SHUTDOWN_WAIT_MS = 2000;
+const SIGTERM_WAIT_MS = 3500;
+
+export async function resume(ctx: ScenarioContext): Promise<void> {
+  const first = await ctx.launch();
+  await first.waitQuiet(100);
+  await ctx.turn(first, "Remember the word awp-resume-marker-41.", { turn: "resume-1" });
+  const id = ctx.sessionId(first);
+  first.closeStdin();
+  await first.waitExit(5000, "exit of the first process");
+  await first.stop();
+  if (id === undefined || !LIMITS.sessionId.test(id)) {
+    // The Desktop would refuse to pass it (invalid_resume_session_id).
+    ctx.note(id === undefined ? "the first process reported no session_id, so there is nothing to resume" : "the first process reported a session_id the Desktop cannot pass to --resume");
+    return;
+  }
+  const second = await ctx.launch({ resume: id });
+  await second.waitQuiet(100);
+  await ctx.turn(second, "Which word did I ask you to remember?", { turn: "resume-2" });
+}
+
+export async function failures(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  await ctx.turn(s, "This one fails.", { turn: "fail-500", status: 500 });
+  await ctx.turn(s, "And this one works.", { turn: "fail-500-next" });
+  await ctx.turn(s, "This one stalls.", { turn: "fail-stall", stall: true });
+  await ctx.turn(s, "And this one works again.", { turn: "fail-stall-next" });
+}
+
+export async function shutdown(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  await ctx.turn(s, "Before shutdown.", { turn: "shutdown-1" });
+  s.send('{"type":"shutdown"}');
+  await s.waitExit(SHUTDOWN_WAIT_MS, "exit after the shutdown line");
+}
+
+export async function sigtermIdle(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  await ctx.turn(s, "Before SIGTERM.", { turn: "sigterm-1" });
+  s.signal("SIGTERM");
+  await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM");
+}
+
+export async function sigtermMidTurn(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  const from = s.lines.length;
+  s.send(ctx.userLine("Stream slowly.", { turn: "sigterm-mid", bytes: 4000, slowMs: 200 }));
+  // Wait until the reply is flowing (or a second), then terminate mid-turn.
+  await s.waitForLine((line) => line.index >= from, { from, timeoutMs: 1000, label: "output of the slow turn" });
+  s.signal("SIGTERM");
+  await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM mid-turn");
+}

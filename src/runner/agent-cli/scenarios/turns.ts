@@ -1,0 +1,67 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROBE_BLOCK_TYPE } from "../../../core/agent-cli/scenarios.js";
+import type { ScenarioContext } from "../context.js";
+import { isTerminalLine } from "../terminal.js";
+
+/** A 1×1 PNG and a minimal one-page PDF, base64: small, valid attachments. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n").toString("base64");
+
+/** Time to watch stdout after launch, for output before the first line. */
+export const QUIET_MS = 300;
+
+export async function basic(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(QUIET_MS);
+  await ctx.turn(s, "Say hello.", { turn: "basic-1", reply: 'Hello from the kit\'s model.\nA second line: é ✓ 😀 "quoted" \\ and a tab\t.' });
+  await ctx.turn(s, "Write a long answer.", { turn: "basic-2", bytes: 20_000 });
+  s.closeStdin();
+  await s.waitExit(ctx.turnTimeoutMs, "exit after the end of stdin");
+}
+
+export async function queued(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  const from = s.lines.length;
+  s.send(ctx.userLine("First queued question.", { turn: "queued-1", bytes: 400, slowMs: 20 }));
+  s.send(ctx.userLine("Second queued question.", { turn: "queued-2", reply: "Second answer." }));
+  const first = await s.waitForLine(isTerminalLine, { from, timeoutMs: ctx.turnTimeoutMs, label: "the terminal event of turn queued-1" });
+  if (first !== undefined) await s.waitForLine(isTerminalLine, { from: first.index + 1, timeoutMs: ctx.turnTimeoutMs, label: "the terminal event of turn queued-2" });
+}
+
+export async function content(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  await ctx.turn(s, "Plain text question awp-text-7f3a.", { turn: "content-text" });
+  await ctx.turn(s, "What is in this image?", { turn: "content-image" }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }]);
+  await ctx.turn(s, "Summarise this document.", { turn: "content-document" }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF } }]);
+  const probe = { type: PROBE_BLOCK_TYPE, marker: "awp-probe-alone-5c1e" };
+  await ctx.exchange(s, JSON.stringify({ type: "user", message: { role: "user", content: [probe] } }), "the terminal event of the unsupported-block turn");
+  await ctx.turn(s, "Text beside an unknown block.", { turn: "content-mixed" }, [{ type: PROBE_BLOCK_TYPE, marker: "awp-probe-mixed-9d2b" }]);
+}
+
+export async function malformed(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  await ctx.turn(s, "Before the malformed lines.", { turn: "malformed-1" });
+  for (const line of ["this is not json", "[1,2,3]", '{"type":"user"}', '{"kind":"user","text":"no type field"}']) {
+    // Answering a malformed line is optional; wait a little for an answer so it is attributed to it.
+    await ctx.exchange(s, line, "an optional answer to a malformed line", 1500);
+  }
+  await ctx.turn(s, "After the malformed lines.", { turn: "malformed-2" });
+}
+
+export async function tools(ctx: ScenarioContext): Promise<void> {
+  const s = await ctx.launch();
+  await s.waitQuiet(100);
+  await ctx.turn(s, "Read the README.", { turn: "tools-1", tool: "read_file" });
+}
+
+export async function mcp(ctx: ScenarioContext): Promise<void> {
+  const path = join(ctx.setup.cwd, "awp-mcp-config.json");
+  writeFileSync(path, `${JSON.stringify({ mcpServers: {} })}\n`);
+  const s = await ctx.launch({ mcpConfig: path });
+  await s.waitQuiet(100);
+  await ctx.turn(s, "A turn with an MCP configuration.", { turn: "mcp-1" });
+}

@@ -1,0 +1,55 @@
+import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
+import { judgeAgentRun } from "../../core/agent-cli/judge.js";
+import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "../../core/agent-cli/scenarios.js";
+import { loadCatalogue } from "../../core/clauses/catalogue.js";
+import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
+import { buildReport } from "../../core/report/build.js";
+import type { RunReport } from "../../core/report/types.js";
+import { recordAgentCliRun, type AgentCliSuiteOptions } from "./driver.js";
+
+export interface RunAgentCliSuiteOptions extends AgentCliSuiteOptions {
+  selection?: Selection;
+}
+
+/** Scenarios a selection needs: those that judge at least one selected clause. */
+export function scenariosFor(selected: (id: string) => boolean): ScenarioName[] {
+  const ids = loadCatalogue("agent-cli").map((c) => c.id).filter(selected);
+  return SCENARIO_NAMES.filter((name) => SCENARIOS[name].judges.some((prefix) => ids.some((id) => id === prefix || id.startsWith(`${prefix}/`))));
+}
+
+/** Values the report must never show: the fixture key and prefix arguments that look like secrets. */
+function secretsOf(run: AgentRun): string[] {
+  const args = run.launch?.prefixArgs ?? [];
+  const flagged = args.filter((arg, i) => /^(sk-|Bearer\s)|(api[-_]?key|token|secret|password)=/i.test(arg) || /^--?(api[-_]?key|token|secret|password|passwd)$/i.test(args[i - 1] ?? ""));
+  return [...(run.token !== undefined ? [run.token] : []), ...flagged];
+}
+
+/** Runs the agent-cli suite against one candidate in one mode and judges it. */
+export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promise<{ report: RunReport; run: AgentRun }> {
+  const selection = options.selection ?? { clause: [], skip: [] };
+  const selected = makeSelector(selection);
+  const needed = scenariosFor(selected);
+  const file = options.facts.file;
+  const launchable = file.exists && file.isFile && file.executable;
+  const wanted = options.scenarios !== undefined ? options.scenarios.filter((s) => needed.includes(s)) : needed;
+  // The Desktop refuses to launch what is not a regular executable; so does the kit.
+  const scenarios = launchable ? wanted : [];
+  const startedAt = new Date();
+  const run = await recordAgentCliRun({ ...options, scenarios });
+  const endedAt = new Date();
+  const { results, deselected, notes } = judgeAgentRun(run, selected);
+  const report = buildReport({
+    protocol: "agent-cli",
+    mode: run.mode,
+    argv: [options.config.executable, ...options.config.prefixArgs],
+    startedAt,
+    endedAt,
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
+    selection,
+    results,
+    deselected,
+    notes: launchable ? notes : [`${options.facts.executable} is not a regular executable file: no scenario was run.`, ...notes],
+    secrets: secretsOf(run),
+  });
+  return { report, run };
+}

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { StdoutEvent } from "../../../src/core/agent-cli/types.js";
+import { liveGroupIds } from "../../../src/runner/process-group.js";
+import { deadWithin, jsonOf, startFixture, stopAll } from "./session-harness.js";
+
+afterEach(async () => {
+  const pids = await stopAll();
+  for (const pid of pids) expect(liveGroupIds()).not.toContain(pid);
+});
+
+const MiB = 1024 * 1024;
+
+describe("LiveSession: guards and framing", () => {
+  it("a 5 MiB line without a newline trips the oversize guard and the kit stops the runtime", async () => {
+    const { session, events, kinds } = await startFixture("flood-no-newline.mjs", ["5"]);
+    const exit = await session.waitExit(5000);
+    expect(exit).toMatchObject({ code: null, signal: "SIGTERM", killedByKit: true });
+    const oversize = events.filter((e): e is StdoutEvent => e.kind === "stdout");
+    expect(oversize).toHaveLength(1);
+    expect(oversize[0]).toMatchObject({ oversize: true, line: "x".repeat(4096) });
+    expect(oversize[0]?.bytes).toBeGreaterThan(4 * MiB);
+    expect(session.lines).toEqual([]);
+    expect(kinds()).toEqual(["launch", "stdout", "action:stop", "exit"]);
+  });
+
+  it("keeps CR, replaces invalid UTF-8, keeps a BOM, and records an unterminated last line as partial", async () => {
+    const { session, events } = await startFixture("framing.mjs");
+    expect(await session.waitExit(3000)).toMatchObject({ code: 3, signal: null, killedByKit: false });
+    expect(session.lines.map((l) => l.text)).toEqual(['{"a":1}\r', "plain", "bad\uFFFD", "\uFEFFbom", ""]);
+    expect(session.lines[0]?.json).toEqual({ a: 1 });
+    expect(session.lines.slice(1).every((l) => !("json" in l))).toBe(true);
+    expect(events.slice(-2)).toMatchObject([
+      { kind: "stdout", line: "tail-without-newline", partial: true },
+      { kind: "exit", code: 3 },
+    ]);
+  });
+
+  it("records stderr up to its cap, notes the truncation once, and keeps draining", async () => {
+    const { session, events } = await startFixture("stderr-flood.mjs", ["256"], { stderrCap: 10_000 });
+    expect(await session.waitExit(5000)).toMatchObject({ code: 0, killedByKit: false });
+    const stderr = events.flatMap((e) => (e.kind === "stderr" ? [e.text] : []));
+    expect(stderr.join("")).toHaveLength(10_000);
+    expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: "stderr truncated" }]);
+    expect(session.lines.map((l) => l.text)).toEqual(["done"]);
+  });
+
+  it("stops recording stdout past maxStdoutBytes and stops the runtime", async () => {
+    const { session, events } = await startFixture("flood-no-newline.mjs", ["2"], { maxStdoutBytes: MiB });
+    expect(await session.waitExit(5000)).toMatchObject({ killedByKit: true });
+    expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining(`${MiB} bytes`) }]);
+    expect(events.some((e) => e.kind === "stdout")).toBe(false);
+  });
+
+  it("stops recording past maxLines", async () => {
+    const { session, events } = await startFixture("framing.mjs", [], { maxLines: 2 });
+    await session.waitExit(3000);
+    expect(session.lines).toHaveLength(2);
+    expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining("2 lines") }]);
+  });
+
+  it("stop() SIGKILLs a child that ignores SIGTERM after the grace, once, and is idempotent", async () => {
+    const { session, kinds } = await startFixture("ignore-term.mjs", [], { killGraceMs: 300 });
+    await session.waitForLine((l) => l.text === "ready", { from: 0, timeoutMs: 3000, label: "ready" });
+    const began = performance.now();
+    const [first, second] = await Promise.all([session.stop(), session.stop()]);
+    const elapsed = performance.now() - began;
+    expect(first).toBe(second);
+    expect(first).toMatchObject({ code: null, signal: "SIGKILL", killedByKit: true });
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(2000);
+    expect(kinds().filter((k) => k === "action:stop")).toHaveLength(1);
+    expect(kinds().at(-1)).toBe("exit");
+  });
+
+  it("signal(SIGTERM) is the host's ordinary termination, not killedByKit", async () => {
+    const { session, events } = await startFixture("hang.mjs");
+    await session.waitForLine((l) => l.text === "ready", { from: 0, timeoutMs: 3000, label: "ready" });
+    session.signal("SIGTERM");
+    const exit = await session.waitExit(3000);
+    expect(exit?.killedByKit).toBe(false);
+    expect(exit?.signal === "SIGTERM" || exit?.code !== null).toBe(true);
+    expect(events.slice(-2)).toMatchObject([{ kind: "action", action: "sigterm" }, { kind: "exit" }]);
+    expect(await session.stop()).toBe(exit);
+  });
+
+  it("a grandchild holding stdout and ignoring SIGTERM is gone after stop()", async () => {
+    const { session, kinds } = await startFixture("grandchild.mjs", [], { killGraceMs: 300 });
+    const line = await session.waitForLine((l) => jsonOf(l.json).grandchild !== undefined, { from: 0, timeoutMs: 3000, label: "pid" });
+    const grandchild = jsonOf(line?.json).grandchild as number;
+    expect(await deadWithin(grandchild, 0)).toBe(false);
+    const exit = await session.stop();
+    expect(exit.killedByKit).toBe(true);
+    expect(await deadWithin(grandchild, 1000)).toBe(true);
+    expect(liveGroupIds()).not.toContain(session.pid);
+    expect(kinds().at(-1)).toBe("exit");
+  });
+});
