@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { segments, streamedText, turnTagOf, viewProcesses } from "../../../src/core/agent-cli/analysis.js";
+import type { Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
+
+let t = 0;
+const send = (line: string): TranscriptEvent => ({ kind: "send", t: ++t, process: 1, line });
+const out = (value: unknown): TranscriptEvent => ({ kind: "stdout", t: ++t, process: 1, line: typeof value === "string" ? value : JSON.stringify(value) });
+const user = (text: string): string => JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "text", text }] } });
+const result = (isError = false): object => ({ type: "result", subtype: isError ? "error" : "success", is_error: isError, result: isError ? "bad_line" : "ok" });
+const transcript = (events: TranscriptEvent[]): Transcript => ({ scenario: "x", mode: "awp-jsonl", events: [{ kind: "launch", t: 0, process: 1, argv: ["cli"], cwd: "/", envNames: [] }, ...events] });
+
+describe("attributing output to input lines", () => {
+  it("gives each turn its own output and terminal, in order, even when lines are queued", () => {
+    const [view] = viewProcesses(transcript([send(user("a")), send(user("b")), out({ type: "assistant" }), out(result()), out({ type: "assistant" }), out(result())]));
+    const turns = view?.inputs ?? [];
+    expect(turns.map((i) => [i.kind, i.output.length, i.terminals.length])).toEqual([["user", 2, 1], ["user", 2, 1]]);
+  });
+
+  it("lets a malformed line claim an error result, and counts an unanswered one as ignored", () => {
+    const [view] = viewProcesses(transcript([send("not json"), out(result(true)), send("[1]"), send(user("c")), out(result())]));
+    const [answered, ignored, turn] = view?.inputs ?? [];
+    expect(answered?.terminals).toHaveLength(1);
+    expect(ignored?.ignored).toBe(true);
+    expect(turn?.terminals[0]?.object?.subtype).toBe("success");
+  });
+
+  it("keeps output before any input and extra terminals apart", () => {
+    const [view] = viewProcesses(transcript([out({ type: "system" }), send(user("a")), out(result()), out(result())]));
+    expect(view?.unattributed.map((l) => l.object?.type)).toEqual(["system", "result"]);
+  });
+
+  it("classifies shutdown and non-user objects", () => {
+    const [view] = viewProcesses(transcript([send('{"type":"shutdown"}'), send('{"type":"user"}'), send('{"type":"user","message":{"content":"hi"}}')]));
+    expect(view?.inputs.map((i) => i.kind)).toEqual(["shutdown", "malformed", "user"]);
+  });
+
+  it("reads stdout captures as turns ending at terminal events", () => {
+    const capture: Transcript = { scenario: "cap", mode: "stream-json", stdoutOnly: true, events: [out({ type: "system" }), out(result()), out({ type: "assistant" })] };
+    const segs = segments(capture, viewProcesses(capture));
+    expect(segs.map((s) => [s.output.length, s.terminal !== undefined])).toEqual([[2, true], [1, false]]);
+  });
+});
+
+describe("turn text and tags", () => {
+  it("prefers raw deltas over assistant messages", () => {
+    const lines = viewProcesses(transcript([send(user("a")), out({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "He" } }), out({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "llo" } }), out({ type: "assistant", message: { content: [{ type: "text", text: "Hello" }] } })]))[0]?.lines ?? [];
+    expect(streamedText(lines)).toBe("He" + "llo");
+    expect(streamedText(lines.slice(2))).toBe("Hello");
+  });
+
+  it("finds the kit's turn tag in the user text", () => {
+    expect(turnTagOf({ content: [{ type: "text", text: "hi [[awp-fixture reply=x turn=basic%2D1]]" }] })).toBe("basic-1");
+    expect(turnTagOf({ content: "no directive" })).toBeUndefined();
+  });
+});

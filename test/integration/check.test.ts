@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
+
+const GOLDEN = join(ROOT, "golden/agent-cli");
+const UPSTREAM = resolve(ROOT, "../shared/upstream");
+const goldenFiles = readdirSync(GOLDEN).filter((f) => f.endsWith(".jsonl")).map((f) => join(GOLDEN, f));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const temp = (): string => {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+};
+
+async function check(files: string[], extra: string[] = []): Promise<{ code: number; out: string; stdout: string }> {
+  const out = temp();
+  const result = await runCli(["check", ...files, "--out", out, "--reporter", "console,json", ...extra]);
+  return { code: result.code, out, stdout: result.stdout };
+}
+
+describe("awp-conformance check", () => {
+  it("judges the golden transcripts of the reference as conformant, skipping only what needs a live run", async () => {
+    expect(goldenFiles.length).toBeGreaterThanOrEqual(6);
+    const { code, out } = await check(goldenFiles);
+    const report = readReport(out);
+    expect(code).toBe(0);
+    expect(failing(report)).toEqual([]);
+    expect(report.summary.passed).toBeGreaterThanOrEqual(25);
+    const skipped = report.clauses.filter((c) => c.status === "skip").map((c) => c.id);
+    expect(skipped.every((id) => /launch\/|secrets\/|termination\/(shutdown|sigterm)|input\/mcp-config/.test(id))).toBe(true);
+  });
+
+  it("finds a truncated result in an edited golden transcript", async () => {
+    const dir = temp();
+    const edited = join(dir, "basic-truncated.jsonl");
+    // Cut the text of the first success result short, as real CLIs have done.
+    let cut = false;
+    const lines = readFileSync(join(GOLDEN, "basic.jsonl"), "utf8").split("\n").map((line) => {
+      if (cut || line === "") return line;
+      const event = JSON.parse(line) as { kind: string; line?: string };
+      if (event.kind !== "stdout" || event.line === undefined) return line;
+      const out = JSON.parse(event.line) as { type?: string; subtype?: string; result?: string };
+      if (out.type !== "result" || out.subtype !== "success" || typeof out.result !== "string") return line;
+      cut = true;
+      return JSON.stringify({ ...event, line: JSON.stringify({ ...out, result: out.result.slice(0, 12) }) });
+    });
+    expect(cut).toBe(true);
+    writeFileSync(edited, lines.join("\n"));
+    const { code, out } = await check([edited]);
+    expect(code).toBe(1);
+    expect(failing(readReport(out))).toEqual(["agent-cli/fidelity/result-text"]);
+  });
+
+  it("reads real Claude Code and Qwen Code stdout captures", async () => {
+    const transcripts = join(UPSTREAM, "transcripts");
+    const claude = await check([join(transcripts, "claude-code-2.1.332_two-turns_partial-messages.jsonl")]);
+    expect(claude.code).toBe(0);
+    expect(claude.stdout).toMatch(/Events a Desktop would ignore \(not failures\): stream_event\(content_block_delta\) ×8/);
+    const qwen = await check([join(transcripts, "qwen-code-0.24.4_two-turns_partial-messages.jsonl")]);
+    expect(qwen.code).toBe(0);
+    expect(readReport(qwen.out).clauses.find((c) => c.id === "agent-cli/fidelity/result-text")?.status).toBe("pass");
+    // The interrupted turn ends in an error result without a machine-readable code in result.
+    const interrupted = await check([join(transcripts, "claude-code-2.1.332_interrupt-then-second-turn.jsonl")]);
+    expect(interrupted.code).toBe(1);
+    expect(failing(readReport(interrupted.out))).toEqual(["agent-cli/turns/error-code"]);
+  });
+
+  it("reads the upstream fake CLI output and the protocol doc examples", async () => {
+    const fake = await check([join(UPSTREAM, "fixtures/awp/fake-agent-cli.stdout.jsonl")]);
+    expect(fake.code).toBe(0);
+    expect(readReport(fake.out).clauses.find((c) => c.id === "agent-cli/turns/text-blocks")?.status).toBe("pass");
+    // The doc examples mix host lines and CLI lines: judge the CLI's side.
+    const dir = temp();
+    const docs = readFileSync(join(UPSTREAM, "fixtures/awp/agent-cli-protocol.doc-examples.jsonl"), "utf8").split("\n").filter((l) => l !== "" && !/^\{"type":"(user|shutdown)"/.test(l));
+    const file = join(dir, "doc-output.jsonl");
+    writeFileSync(file, `${docs.join("\n")}\n`);
+    const doc = await check([file]);
+    expect(doc.code).toBe(0);
+    const passed = readReport(doc.out).clauses.filter((c) => c.status === "pass").map((c) => c.id);
+    expect(passed).toEqual(expect.arrayContaining(["agent-cli/turns/result-shape", "agent-cli/turns/error-code", "agent-cli/session/id-form", "agent-cli/turns/usage-counts"]));
+  });
+
+  it("rejects a file that claims to be a transcript but is not one", async () => {
+    const dir = temp();
+    const file = join(dir, "bad.jsonl");
+    writeFileSync(file, '{"kind":"header","format":"awp-conformance-transcript","version":1,"protocol":"agent-cli","mode":"awp-jsonl","scenario":"x"}\n{"kind":"stdout","t":"soon"}\n');
+    const result = await runCli(["check", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad\.jsonl:2: not a transcript line/);
+  });
+});
