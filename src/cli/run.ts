@@ -9,6 +9,7 @@ import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
 import { readLaunch, type LaunchArgs } from "./agent-options.js";
+import { attachAgentReproductions } from "./agent-reproduce.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
 import { emitReport } from "./output.js";
@@ -77,6 +78,7 @@ async function runAgentCli(args: RunArgs): Promise<RunReport> {
     ...(scenarios !== undefined ? { scenarios } : {}),
     selection: { clause: args.clause, skip: args.skip },
   });
+  attachAgentReproductions(report, args);
   return report;
 }
 

@@ -215,14 +215,24 @@ export function callsIn(transcript: Transcript, segment: Segment): ModelCall[] {
     .map(({ call }) => call);
 }
 
-/** The turn tag of the kit's fixture directive in a user message (`[[awp-fixture turn=... ]]`), if any. */
-export function turnTagOf(message: JsonRecord | undefined): string | undefined {
-  const matches = [...userText(message).matchAll(/\[\[awp-fixture\b[^\]]*?\sturn=([^\s\]]+)/g)];
-  const raw = matches[matches.length - 1]?.[1];
-  if (raw === undefined) return undefined;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
+/** The key=value pairs of the last `[[awp-fixture ...]]` directive in a user message (values decoded). */
+export function directiveOf(message: JsonRecord | undefined): Record<string, string> | undefined {
+  const matches = [...userText(message).matchAll(/\[\[awp-fixture((?:\s+[a-z]+=[^\s\]]*)*)\s*\]\]/g)];
+  const body = matches[matches.length - 1]?.[1];
+  if (body === undefined) return undefined;
+  const pairs: Record<string, string> = {};
+  for (const pair of body.trim().split(/\s+/).filter((p) => p.includes("="))) {
+    const eq = pair.indexOf("=");
+    try {
+      pairs[pair.slice(0, eq)] = decodeURIComponent(pair.slice(eq + 1));
+    } catch {
+      // A value that does not decode is not the kit's.
+    }
   }
+  return pairs;
+}
+
+/** The turn tag of the kit's fixture directive in a user message, if any. */
+export function turnTagOf(message: JsonRecord | undefined): string | undefined {
+  return directiveOf(message)?.turn;
 }

@@ -17,11 +17,14 @@ export function scenariosFor(selected: (id: string) => boolean): ScenarioName[] 
   return SCENARIO_NAMES.filter((name) => SCENARIOS[name].judges.some((prefix) => ids.some((id) => id === prefix || id.startsWith(`${prefix}/`))));
 }
 
-/** Values the report must never show: the fixture key and prefix arguments that look like secrets. */
-function secretsOf(run: AgentRun): string[] {
+const SECRET_NAME = /(key|token|secret|passw(or)?d|credential|auth)/i;
+
+/** Values the report must never show: the fixture key, secret-looking prefix arguments and env values. */
+export function secretsOf(run: AgentRun): string[] {
   const args = run.launch?.prefixArgs ?? [];
   const flagged = args.filter((arg, i) => /^(sk-|Bearer\s)|(api[-_]?key|token|secret|password)=/i.test(arg) || /^--?(api[-_]?key|token|secret|password|passwd)$/i.test(args[i - 1] ?? ""));
-  return [...(run.token !== undefined ? [run.token] : []), ...flagged];
+  const env = Object.entries(run.launch?.env ?? {}).filter(([name, value]) => SECRET_NAME.test(name) && value.length >= 4 && !value.includes("{{")).map(([, value]) => value);
+  return [...(run.token !== undefined ? [run.token] : []), ...flagged, ...env];
 }
 
 /** Runs the agent-cli suite against one candidate in one mode and judges it. */

@@ -1,16 +1,17 @@
 import type { Check } from "../../report/judge.js";
-import { callsIn, type Segment } from "../analysis.js";
-import type { Directive, Transcript } from "../types.js";
+import { callsIn, directiveOf, type Segment } from "../analysis.js";
+import type { Transcript } from "../types.js";
 import { finding, judgeEach, show, skip, type AgentRun } from "./helpers.js";
 import { allSegments } from "./turns.js";
 
-function failureCheck(clause: string, what: string, picks: (d: Directive) => boolean): Check<AgentRun> {
+/** A turn whose own directive scripts the failure (retries may spill model calls into later turns). */
+function failureCheck(clause: string, what: string, picks: (d: Record<string, string>) => boolean): Check<AgentRun> {
   return {
     clause,
     judge: (run) => {
       const all = allSegments(run).filter(({ transcript }) => transcript.stdoutOnly !== true);
       const cases = all.flatMap(({ transcript, segment }, i) =>
-        callsIn(transcript, segment).some((c) => c.directive !== undefined && picks(c.directive))
+        picks(directiveOf(segment.input?.message) ?? {}) && callsIn(transcript, segment).length > 0
           ? [{ transcript, segment, next: all.slice(i + 1).find((n) => n.transcript === transcript && n.segment.process === segment.process)?.segment }]
           : [],
       );
@@ -35,6 +36,6 @@ function failureCheck(clause: string, what: string, picks: (d: Directive) => boo
 }
 
 export const failureChecks: Check<AgentRun>[] = [
-  failureCheck("agent-cli/failures/model-error", "HTTP 500", (d) => d.status !== undefined && d.status >= 500),
-  failureCheck("agent-cli/failures/model-stall", "a stalled stream", (d) => d.stall === true),
+  failureCheck("agent-cli/failures/model-error", "HTTP 500", (d) => Number(d.status) >= 500),
+  failureCheck("agent-cli/failures/model-stall", "a stalled stream", (d) => d.stall === "1"),
 ];

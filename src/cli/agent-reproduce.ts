@@ -1,0 +1,33 @@
+import type { RunReport } from "../core/report/types.js";
+import { shellQuote } from "../runner/provider/reproduce.js";
+import type { LaunchArgs } from "./agent-options.js";
+
+const SECRET_NAME = /(key|token|secret|passw(or)?d|credential|auth)/i;
+
+/**
+ * Gives each agent-cli finding a command that reruns just its scenario with the same launch
+ * configuration. Env values under secret-looking names are shown as $NAME, never spelled out.
+ */
+export function attachAgentReproductions(report: RunReport, args: LaunchArgs & { turnTimeout?: number }): void {
+  const mode = report.mode ?? "awp-jsonl";
+  const env = (Array.isArray(args.env) ? args.env.map(String) : args.env !== undefined ? [String(args.env)] : []).map((pair) => {
+    const name = pair.slice(0, pair.indexOf("="));
+    return SECRET_NAME.test(name) && !pair.includes("{{") ? `${name}=$${name}` : pair;
+  });
+  const base = [
+    "awp-conformance", "run", "--protocol", "agent-cli", "--mode", mode,
+    ...(args.model !== undefined ? ["--model", args.model] : []),
+    ...env.flatMap((pair) => ["--env", pair]),
+    ...(args.argsJson !== undefined ? ["--args-json", args.argsJson] : []),
+    ...(args.fromEnv === true ? ["--from-env"] : []),
+    ...(args.turnTimeout !== undefined ? ["--turn-timeout", String(args.turnTimeout)] : []),
+  ];
+  const tail = args.fromEnv === true || args.candidate === undefined ? [] : [args.candidate, ...(args.rest.length > 0 ? ["--", ...args.rest] : [])];
+  for (const clause of report.clauses) {
+    for (const finding of clause.findings) {
+      const scenario = /^([a-z-]+) \(/.exec(finding.scenario ?? "")?.[1];
+      if (scenario === undefined) continue;
+      finding.reproduce = [...base, "--scenario", scenario, ...tail].map((part) => (part.startsWith("$") || /=\$[A-Z_]+$/.test(part) ? `"${part}"` : shellQuote(part))).join(" ");
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, ROOT, runCli, tempDir } from "./cli.js";
+
+const REFERENCE = join(ROOT, "examples/reference-agent-cli/agent-cli.mjs");
+const REFERENCE_ENV = ["--env", "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "--env", "AWP_REFERENCE_API_KEY={{fixture.token}}", "--env", "AWP_REFERENCE_TIMEOUT_MS=2000"];
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("awp-conformance record", () => {
+  it("saves a live session as a transcript that check then judges", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const file = join(dir, "session.jsonl");
+    const recorded = await runCli(["record", "--scenario", "tools", "--out", file, ...REFERENCE_ENV, REFERENCE]);
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toMatch(/recorded tools \(\d+ events\)/);
+    const text = readFileSync(file, "utf8");
+    expect(JSON.parse(text.split("\n")[0] ?? "{}")).toMatchObject({ kind: "header", scenario: "tools", mode: "awp-jsonl" });
+    expect(text).not.toMatch(/sk-awp-/);
+    const checked = await runCli(["check", file]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(/PASS {2}SHOULD agent-cli\/turns\/tool-use/);
+  });
+
+  it("refuses more than one scenario", async () => {
+    const result = await runCli(["record", "--scenario", "basic,tools", "--out", "x.jsonl", REFERENCE]);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe("awp-conformance fixture", () => {
+  it("serves the scripted model alone until interrupted", async () => {
+    const child = execa(process.execPath, [CLI, "fixture", "--port", "0"], { reject: false, cwd: ROOT });
+    const base = await new Promise<string>((resolve, reject) => {
+      let seen = "";
+      const timer = setTimeout(() => reject(new Error(`no URL in: ${seen}`)), 10_000);
+      child.stdout?.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /\{\{fixture\.openai\}\}\s+(\S+)/.exec(seen);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    const response = await fetch(`${base}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi [[awp-fixture reply=Hello%20there]]" }] }),
+    });
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0]?.message.content).toBe("Hello there");
+    child.kill("SIGINT");
+    const result = await child;
+    expect(result.exitCode === 130 || result.exitCode === 0).toBe(true);
+    expect(String(result.stdout)).toMatch(/#1 openai \/v1\/chat\/completions -> 200 complete/);
+  });
+});
