@@ -76,6 +76,17 @@ export interface Where {
   transcript: Transcript;
   events?: { event: TranscriptEvent; at: number }[];
   lines?: OutLine[];
+  /** Add the tail of this process's stderr (why it exited, usually). */
+  stderrOf?: number;
+}
+
+/** The last 300 characters the process wrote on stderr, as evidence. */
+function stderrTail(transcript: Transcript, process: number): Evidence[] {
+  const chunks = transcript.events.map((event, at) => ({ event, at })).filter(({ event }) => event.kind === "stderr" && event.process === process);
+  const last = chunks[chunks.length - 1];
+  if (last === undefined) return [];
+  const text = chunks.map(({ event }) => (event.kind === "stderr" ? event.text : "")).join("");
+  return [{ stream: "stderr", seq: last.at, excerpt: text.length > 300 ? `…${text.slice(-300)}` : text }];
 }
 
 export interface Detail {
@@ -88,6 +99,7 @@ export function finding(clause: string, where: Where, message: string, detail: D
     ...(where.lines ?? []).map((line) => eventEvidence(line.event, line.at)),
     ...(where.events ?? []).map(({ event, at }) => eventEvidence(event, at)),
   ].slice(0, 6);
+  if (where.stderrOf !== undefined) evidence.push(...stderrTail(where.transcript, where.stderrOf));
   return {
     clause,
     message,

@@ -20,7 +20,7 @@ export const sessionChecks: Check<AgentRun>[] = [
           const firstSend = item.inputs[0]?.at ?? Infinity;
           if (item.exit === undefined || item.exit.at > firstSend || item.exit.killedByKit) return [];
           const exit = item.exit;
-          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }] }, "the process exited before its first input line", { expected: "running until input arrives", seen: `exit ${exit.code ?? exit.signal}` })];
+          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }], stderrOf: item.process }, "the process exited before its first input line", { expected: "running until input arrives", seen: `exit ${exit.code ?? exit.signal}` })];
         },
         skip("no process was launched"),
       ),

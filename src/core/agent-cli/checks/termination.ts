@@ -26,7 +26,7 @@ function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: 
           const took = exit === undefined ? undefined : exit.t - start.event.t;
           if (exit !== undefined && !exit.killedByKit && took !== undefined && took <= limit) return [];
           const seen = exit === undefined ? "still running" : exit.killedByKit ? `still running after ${Math.round(took ?? 0)} ms; the kit killed it` : `exited after ${Math.round(took ?? 0)} ms`;
-          return [finding(clause, { transcript, events: [start, ...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : [])] }, `the process did not exit within ${limit} ms of ${what}`, { expected: `exit within ${limit} ms`, seen })];
+          return [finding(clause, { transcript, events: [start, ...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : [])], stderrOf: view.process }, `the process did not exit within ${limit} ms of ${what}`, { expected: `exit within ${limit} ms`, seen })];
         },
         skip(`the ${scenario} scenario did not run`),
       );

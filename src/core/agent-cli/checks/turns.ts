@@ -74,8 +74,8 @@ export const turnChecks: Check<AgentRun>[] = [
       const judged = judgeEach(
         live,
         ({ transcript, segment }) =>
-          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn`, { expected: "one result (or message_stop)" })],
-        skip("no user turn was sent"),
+          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn`, { expected: "one result (or message_stop)" })],
+        skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)"),
       );
       if (judged.outcome !== "judged") return judged;
       const extra = strays.map(({ transcript, line }) => finding(`${ID}/one-terminal-per-turn`, { transcript, lines: [line] }, "a second terminal event answers a turn that was already answered", { expected: "exactly one terminal event per turn" }));
@@ -109,7 +109,7 @@ export const turnChecks: Check<AgentRun>[] = [
         ({ transcript, segment }) => {
           if (missingTerminal(transcript, segment) !== "exited") return [];
           const exit = processesOf(transcript).find((v) => v.process === segment.process)?.exit;
-          return [finding(`${ID}/no-exit-mid-turn`, { transcript, lines: segment.output.slice(-2), ...(exit ? { events: [{ event: exit, at: exit.at }] } : {}) }, "the process exited before the turn's terminal event", { expected: "a terminal event first" })];
+          return [finding(`${ID}/no-exit-mid-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(exit ? { events: [{ event: exit, at: exit.at }] } : {}) }, "the process exited before the turn's terminal event", { expected: "a terminal event first" })];
         },
         skip("no user turn was sent"),
       ),
