@@ -43,10 +43,13 @@ function blockCheck(clause: string, select: (types: string[]) => boolean, type: 
         ({ transcript, segment }): Finding[] => {
           if (isError(segment)) return [];
           const calls = callsIn(transcript, segment);
-          if (calls.length === 0) return [finding(clause, { transcript, lines: [segment.terminal as never].filter(Boolean) }, `the ${type} turn succeeded without asking the model anything`, { expected: "the block passed on, or an error result" })];
-          const body = bodyText(calls);
+          const where = { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) };
+          if (calls.length === 0) return [finding(clause, where, `the ${type} turn succeeded without asking the model anything`, { expected: "the block passed on, or an error result" })];
+          // The kit's own prompt may name the block ("this image"): look past it.
+          const prompt = JSON.stringify(userText(segment.input?.message)).slice(1, -1);
+          const body = prompt === "" ? bodyText(calls) : bodyText(calls).split(prompt).join("");
           const shown = [...payloads(segment, type), ...words(segment)].some((w) => w !== "" && body.includes(w));
-          return shown ? [] : [finding(clause, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, `the ${type} block was dropped silently: the turn succeeded and the model request shows no trace of it`, { expected: "the data or a visible fallback in the model request, or an error result", seen: show(calls[0]?.userText) })];
+          return shown ? [] : [finding(clause, where, `the ${type} block was dropped silently: the turn succeeded and the model request shows no trace of it`, { expected: "the data or a visible fallback in the model request, or an error result", seen: show(calls[0]?.userText) })];
         },
         skip(`no ${type} turn was answered`),
       ),
@@ -77,10 +80,16 @@ export const inputChecks: Check<AgentRun>[] = [
               if (success) found.push(finding(clause, { transcript, lines: [success], events: [{ event: input.event, at: input.at }] }, "a malformed line was answered with success", { expected: "no answer, or one error result" }));
             }
           }
-          const turns = turnsOf({ ...run, transcripts: [transcript] }, "malformed");
-          const last = turns[turns.length - 1];
-          if (last === undefined || !isSuccess(last.segment)) {
-            found.push(finding(clause, { transcript, lines: last?.segment.output.slice(-2) ?? [] }, "the valid turn after the malformed lines was not answered with success", { expected: "a success result", seen: show(last?.segment.terminal?.object?.result) }));
+          const lastMalformed = Math.max(-1, ...processesOf(transcript).flatMap((v) => v.inputs.filter((i) => i.kind === "malformed").map((i) => i.at)));
+          const after = turnsOf({ ...run, transcripts: [transcript] }, "malformed").filter(({ segment }) => (segment.input?.at ?? -1) > lastMalformed);
+          const next = after[0];
+          if (next === undefined) {
+            // The host could not even write the next turn: the process was gone.
+            const view = processesOf(transcript).at(-1);
+            const exit = view?.exit;
+            found.push(finding(clause, { transcript, lines: view?.lines.slice(-2) ?? [], ...(exit ? { events: [{ event: exit, at: exit.at }] } : {}), ...(view ? { stderrOf: view.process } : {}) }, "no valid turn could be written after the malformed lines: the process had exited", { expected: "the process keeps serving" }));
+          } else if (!isSuccess(next.segment)) {
+            found.push(finding(clause, { transcript, lines: next.segment.output.slice(-2), stderrOf: next.segment.process }, "the valid turn after the malformed lines was not answered with success", { expected: "a success result", seen: show(next.segment.terminal?.object?.result) }));
           }
           return found;
         },
@@ -96,7 +105,7 @@ export const inputChecks: Check<AgentRun>[] = [
           const text = userText(segment.input?.message);
           const calls = callsIn(transcript, segment);
           if (!isSuccess(segment)) return [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "a plain text turn was not answered with success", { seen: show(segment.terminal?.object?.result) })];
-          return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: [] }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
+          return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
         },
         skip("no text-only turn was answered in the content scenario"),
       ),
@@ -110,11 +119,13 @@ export const inputChecks: Check<AgentRun>[] = [
       judgeEach(
         turnsOf(run, "mcp").filter(({ transcript }) => transcript.stdoutOnly !== true),
         ({ transcript, segment }) => {
-          const argv = transcript.events.find((e) => e.kind === "launch" && e.process === segment.process);
+          const launchAt = transcript.events.findIndex((e) => e.kind === "launch" && e.process === segment.process);
+          const argv = transcript.events[launchAt];
           const path = argv?.kind === "launch" ? argv.argv[argv.argv.indexOf("--mcp-config") + 1] : undefined;
           if (!isSuccess(segment)) return [finding(`${ID}/mcp-config`, { transcript, lines: segment.output.slice(-1) }, "launched with --mcp-config, the CLI did not answer the turn with success", { seen: show(segment.terminal?.object?.result) })];
           const leaked = path !== undefined && bodyText(callsIn(transcript, segment)).includes(path);
-          return leaked ? [finding(`${ID}/mcp-config`, { transcript, lines: [] }, "the --mcp-config path reached the model as prompt text", { seen: path })] : [];
+          const where = { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(argv ? { events: [{ event: argv, at: launchAt }] } : {}) };
+          return leaked ? [finding(`${ID}/mcp-config`, where, "the --mcp-config path reached the model as prompt text", { seen: path })] : [];
         },
         skip("the --mcp-config scenario did not run"),
       ),

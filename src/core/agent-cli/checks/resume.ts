@@ -66,10 +66,11 @@ export const resumeChecks: Check<AgentRun>[] = [
           const earlier = allSegments({ ...run, transcripts: [r.transcript] }).filter(({ segment }) => segment.process < r.process).map(({ segment }) => userText(segment.input?.message)).filter((t) => t !== "");
           const turn = resumedTurn(run, r);
           const first = turn ? callsIn(r.transcript, turn)[0] : undefined;
-          if (first === undefined) return [finding(`${ID}/history-restored`, { transcript: r.transcript }, "the resumed turn made no model request to inspect")];
+          const where = { transcript: r.transcript, lines: turn?.terminal ? [turn.terminal] : [], ...(turn?.input ? { events: [{ event: turn.input.event, at: turn.input.at }] } : {}) };
+          if (first === undefined) return [finding(`${ID}/history-restored`, where, "the resumed turn made no model request to inspect")];
           const body = JSON.stringify(first.body ?? null);
           const missing = earlier.filter((text) => !body.includes(JSON.stringify(text).slice(1, -1)));
-          return missing.length === 0 ? [] : [finding(`${ID}/history-restored`, { transcript: r.transcript }, "the first model request after --resume does not carry the earlier turn (the contract leaves this to the CLI)", { expected: show(missing[0]) })];
+          return missing.length === 0 ? [] : [finding(`${ID}/history-restored`, where, "the first model request after --resume does not carry the earlier turn (the contract leaves this to the CLI)", { expected: show(missing[0]) })];
         },
         NONE,
       ),

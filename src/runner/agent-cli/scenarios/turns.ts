@@ -9,7 +9,7 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n").toString("base64");
 
 /** Time to watch stdout after launch, for output before the first line. */
-export const QUIET_MS = 300;
+export const QUIET_MS = 500;
 
 export async function basic(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.launch();

@@ -1,0 +1,184 @@
+import { chmodSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunReport } from "../../src/core/report/types.js";
+import type { AgentCliCase } from "./agent-cli-faults.js";
+import { failing, ROOT, runCli, tempDir } from "./cli.js";
+
+export const FAKE = join(ROOT, "test/fakes/agent-cli-fake.mjs");
+export const REFERENCE = join(ROOT, "examples/reference-agent-cli/agent-cli.mjs");
+export const MODES = ["awp-jsonl", "stream-json"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** The environment the reference (and so the fake) needs, as src/cli/bundled.ts gives it. */
+export const REFERENCE_ENV: Readonly<Record<string, string>> = {
+  AWP_REFERENCE_API_BASE_URL: "{{fixture.openai}}",
+  AWP_REFERENCE_API_KEY: "{{fixture.token}}",
+  AWP_REFERENCE_TIMEOUT_MS: "2000",
+};
+const ENV_FLAGS = Object.entries(REFERENCE_ENV).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
+
+/** Every kit run waits for the candidate more than it computes; a few at once keep a 2-core box busy without starving timing. */
+export const RUNS_PER_FILE = 3;
+/** Per test: the wait for a free slot plus the run itself. */
+export const TEST_TIMEOUT_MS = 150_000;
+
+export type Pool = <T>(task: () => Promise<T>, options?: { alone?: boolean }) => Promise<T>;
+
+/**
+ * Runs at most `size` tasks at once, first come first served; a task asked to run `alone`
+ * waits until the running ones finished and keeps every other task waiting meanwhile.
+ */
+export function pool(size: number): Pool {
+  let free = size;
+  const waiting: { need: number; start: () => void }[] = [];
+  const next = (): void => {
+    while (waiting.length > 0 && (waiting[0] as { need: number }).need <= free) {
+      const head = waiting.shift() as { need: number; start: () => void };
+      free -= head.need;
+      head.start();
+    }
+  };
+  return async (task, options = {}) => {
+    const need = options.alone === true ? size : 1;
+    await new Promise<void>((start) => {
+      waiting.push({ need, start });
+      next();
+    });
+    try {
+      return await task();
+    } finally {
+      free += need;
+      next();
+    }
+  };
+}
+
+export interface KitRun {
+  code: number;
+  report: RunReport;
+  /** report.json as written. */
+  text: string;
+  ms: number;
+}
+
+/**
+ * Runs `awp-conformance run --protocol agent-cli --out <fresh dir> --reporter json ...args` (the
+ * built kit) and reads the report it wrote; reportDir says where report.json is under --out.
+ */
+export async function runKit(args: string[], env: Record<string, string> = {}, reportDir: (out: string) => string = (out) => out): Promise<KitRun & { out: string }> {
+  const out = tempDir("awp-agent-cli-fake-");
+  const started = performance.now();
+  const result = await runCli(["run", "--protocol", "agent-cli", "--out", out, "--reporter", "json", ...args], { env });
+  const ms = performance.now() - started;
+  let text: string;
+  try {
+    text = readFileSync(join(reportDir(out), "report.json"), "utf8");
+  } catch {
+    throw new Error(`no report.json (exit ${result.code}): ${result.stderr.slice(0, 2000)}`);
+  }
+  return { code: result.code, report: JSON.parse(text) as RunReport, text, ms, out };
+}
+
+/** The command line and kit environment that launch the candidate of a case. */
+function launchOf(c: AgentCliCase, dir: string): { args: string[]; env: Record<string, string> } {
+  const faultArgs = c.fault !== undefined ? ["--", "--fault", c.fault] : [];
+  const fromEnv = (executable: string): { args: string[]; env: Record<string, string> } => ({
+    args: ["--from-env"],
+    env: {
+      AWP_AGENT_CLI_EXECUTABLE: executable,
+      AWP_AGENT_CLI_PROTOCOL: c.protocol ?? "awp-jsonl",
+      AWP_AGENT_CLI_ENV_JSON: JSON.stringify(REFERENCE_ENV),
+      AWP_AGENT_CLI_ARGS_JSON: JSON.stringify(c.fault !== undefined ? ["--fault", c.fault] : []),
+    },
+  });
+  switch (c.launch ?? "fake") {
+    case "from-env-relative":
+      // runCli runs the kit in ROOT, so this relative path names the fake.
+      return fromEnv(relative(ROOT, FAKE));
+    case "from-env":
+      return fromEnv(FAKE);
+    case "copy-0644": {
+      const copy = join(dir, "agent-cli-fake-copy.mjs");
+      writeFileSync(copy, `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(FAKE).href)};\n`);
+      chmodSync(copy, 0o644);
+      return { args: [...ENV_FLAGS, copy, ...faultArgs], env: {} };
+    }
+    case "symlink": {
+      const link = join(dir, "agent-cli-fake-link.mjs");
+      symlinkSync(FAKE, link);
+      return { args: [...ENV_FLAGS, link, ...faultArgs], env: {} };
+    }
+    case "fake":
+      return { args: [...ENV_FLAGS, FAKE, ...faultArgs], env: {} };
+  }
+}
+
+/** Rough run time, so the long cases start first and the pool drains evenly; runs that need the pool alone go last. */
+function weight(c: AgentCliCase): number {
+  if (c.alone === true) return 0;
+  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, failures: 3, shutdown: 3 };
+  return Math.max(1, ...c.scenarios.map((s) => long[s] ?? 1)) + (c.options?.includes("--turn-timeout") ? 3 : 0);
+}
+
+/**
+ * For every case, in both modes: runs the built kit against the fake and asserts the exact
+ * failing clauses and exit code, that the report never shows a secret, and (separately)
+ * that every finding of a failing clause carries evidence.
+ */
+export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[]): void {
+  const dirs: string[] = [];
+  const limit = pool(RUNS_PER_FILE);
+  const runs = new Map<string, Promise<KitRun>>();
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const runOf = (c: AgentCliCase, mode: Mode): Promise<KitRun> => {
+    const key = `${c.name}/${mode}`;
+    let run = runs.get(key);
+    if (run === undefined) {
+      run = limit(async () => {
+        const dir = tempDir("awp-agent-cli-launch-");
+        dirs.push(dir);
+        const { args, env } = launchOf(c, dir);
+        const result = await runKit(
+          ["--mode", mode, ...c.scenarios.flatMap((s) => ["--scenario", s]), ...(c.options ?? []), ...args],
+          { AWP_AGENT_REMOTE_API_OPT_IN: "0", ...c.kitEnv, ...env },
+        );
+        dirs.push(result.out);
+        return result;
+      }, { alone: c.alone === true });
+      runs.set(key, run);
+    }
+    return run;
+  };
+
+  const ordered = [...cases].sort((a, b) => weight(b) - weight(a));
+  describe.concurrent(title, () => {
+    for (const c of ordered) {
+      for (const mode of MODES) {
+        it(`${c.name} (${mode}) fails exactly ${c.fails.join(", ")}; the report shows no secret`, async () => {
+          const { code, report, text } = await runOf(c, mode);
+          expect(report.mode).toBe(mode);
+          expect(failing(report)).toEqual([...c.fails].sort());
+          const levels = new Map(report.clauses.map((clause) => [clause.id, clause.level]));
+          expect(code).toBe(c.fails.some((id) => levels.get(id) === "MUST") ? 1 : 0);
+          expect(report.options.fixtureToken).toBe(true);
+          expect(text).not.toContain("sk-awp-");
+          for (const secret of c.secrets ?? []) expect(text).not.toContain(secret);
+        }, TEST_TIMEOUT_MS);
+        it(`${c.name} (${mode}): every finding of a failing clause carries evidence`, async () => {
+          const { report } = await runOf(c, mode);
+          const failed = report.clauses.filter((clause) => clause.status === "fail");
+          for (const clause of failed) {
+            expect(clause.findings.length, clause.id).toBeGreaterThan(0);
+            for (const f of clause.findings) expect(f.evidence?.length ?? 0, `${clause.id}: ${f.message}`).toBeGreaterThan(0);
+          }
+        }, TEST_TIMEOUT_MS);
+      }
+    }
+  });
+}

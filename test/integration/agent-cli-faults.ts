@@ -1,0 +1,112 @@
+/**
+ * Every fault of test/fakes/agent-cli-fake.mjs, and every broken launch configuration, with
+ * the exact agent-cli clauses a run must fail. Runs are limited to the scenarios that show
+ * the fault (clauses no scenario judged are skipped; the exact set is over judged clauses).
+ */
+import type { ScenarioName } from "../../src/core/agent-cli/scenarios.js";
+
+/** How the kit is pointed at the candidate. */
+export type Launch =
+  /** The fake by absolute path on the command line (the default). */
+  | "fake"
+  /** --from-env, AWP_AGENT_CLI_EXECUTABLE relative to the kit's cwd (the repo root). */
+  | "from-env-relative"
+  /** --from-env, AWP_AGENT_CLI_EXECUTABLE the fake by absolute path. */
+  | "from-env"
+  /** A mode-0644 copy of the fake in a temp dir (a small file importing the real fake). */
+  | "copy-0644"
+  /** A symlink in a temp dir pointing at the fake. */
+  | "symlink";
+
+/** A part of a case the kit cannot get right yet: the test for it is expected to fail until src/ is fixed. */
+export interface AgentCliCase {
+  /** The fault name, or the launch clause a configuration breaks. */
+  name: string;
+  /** Passed to the fake as prefix arguments `--fault NAME`. */
+  fault?: string;
+  /** The exact failing clause ids. */
+  fails: readonly string[];
+  scenarios: readonly ScenarioName[];
+  /** Extra options for `awp-conformance run`. */
+  options?: readonly string[];
+  launch?: Launch;
+  /** AWP_AGENT_CLI_PROTOCOL with --from-env (default awp-jsonl). */
+  protocol?: string;
+  /** Extra variables in the kit's own environment. */
+  kitEnv?: Readonly<Record<string, string>>;
+  /** Strings that must never appear in report.json (besides the fixture token). */
+  secrets?: readonly string[];
+  /**
+   * The fault must show inside the kit's 500 ms quiet window after launch (QUIET_MS in
+   * src/runner/agent-cli/scenarios/turns.ts): run it with no other kit run of its file, so
+   * a loaded box does not push the fake's startup past the first input line.
+   */
+  alone?: boolean;
+}
+
+const out = (id: string): string => `agent-cli/output/${id}`;
+const ses = (id: string): string => `agent-cli/session/${id}`;
+const trn = (id: string): string => `agent-cli/turns/${id}`;
+const inp = (id: string): string => `agent-cli/input/${id}`;
+const res = (id: string): string => `agent-cli/resume/${id}`;
+const lch = (id: string): string => `agent-cli/launch/${id}`;
+
+export const OUTPUT_SESSION_TURN_FAULTS: readonly AgentCliCase[] = [
+  { name: "early-output", fault: "early-output", fails: [out("silent-before-input")], scenarios: ["basic"], alone: true },
+  { name: "log-on-stdout", fault: "log-on-stdout", fails: [out("json-object-lines")], scenarios: ["basic"] },
+  { name: "partial-last-line", fault: "partial-last-line", fails: [out("no-partial-line")], scenarios: ["basic"] },
+  { name: "huge-line", fault: "huge-line", fails: [out("line-size")], scenarios: ["tools"] },
+  { name: "untyped-event", fault: "untyped-event", fails: [out("typed-events")], scenarios: ["basic"] },
+  { name: "exit-at-start", fault: "exit-at-start", fails: [ses("stays-up")], scenarios: ["basic"], alone: true },
+  { name: "no-init", fault: "no-init", fails: [ses("init-event")], scenarios: ["basic"] },
+  { name: "bad-session-id", fault: "bad-session-id", fails: [ses("id-form")], scenarios: ["basic"] },
+  { name: "changing-session-id", fault: "changing-session-id", fails: [ses("stable-id")], scenarios: ["basic"] },
+  { name: "double-result", fault: "double-result", fails: [trn("one-terminal-per-turn")], scenarios: ["basic"] },
+  { name: "prefetch-next-turn", fault: "prefetch-next-turn", fails: [trn("terminal-in-order")], scenarios: ["queued"] },
+  { name: "exit-mid-turn", fault: "exit-mid-turn", fails: [trn("no-exit-mid-turn")], scenarios: ["basic"] },
+  { name: "success-with-is-error", fault: "success-with-is-error", fails: [trn("result-shape")], scenarios: ["basic"] },
+  { name: "error-text", fault: "error-text", fails: [trn("error-code")], scenarios: ["failures"] },
+  { name: "negative-usage", fault: "negative-usage", fails: [trn("usage-counts")], scenarios: ["basic"] },
+  { name: "delta-before-start", fault: "delta-before-start", fails: [trn("text-blocks")], scenarios: ["basic"] },
+  { name: "hide-tool-use", fault: "hide-tool-use", fails: [trn("tool-use")], scenarios: ["tools"] },
+];
+
+export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
+  { name: "exit-on-malformed", fault: "exit-on-malformed", fails: [inp("survives-malformed-line")], scenarios: ["malformed"] },
+  { name: "drop-text", fault: "drop-text", fails: [inp("text-block")], scenarios: ["content"] },
+  { name: "drop-image", fault: "drop-image", fails: [inp("image-block")], scenarios: ["content"] },
+  { name: "drop-document", fault: "drop-document", fails: [inp("document-block")], scenarios: ["content"] },
+  { name: "drop-unsupported", fault: "drop-unsupported", fails: [inp("unsupported-block")], scenarios: ["content"] },
+  { name: "mcp-path-as-prompt", fault: "mcp-path-as-prompt", fails: [inp("mcp-config")], scenarios: ["mcp"] },
+  { name: "error-after-resume", fault: "error-after-resume", fails: [res("accepts-id")], scenarios: ["resume"] },
+  { name: "new-id-on-resume", fault: "new-id-on-resume", fails: [res("keeps-id")], scenarios: ["resume"] },
+  { name: "forget-history", fault: "forget-history", fails: [res("history-restored")], scenarios: ["resume"] },
+  { name: "truncate-stream", fault: "truncate-stream", fails: ["agent-cli/fidelity/streamed-text"], scenarios: ["basic"] },
+  { name: "truncate-result", fault: "truncate-result", fails: ["agent-cli/fidelity/result-text"], scenarios: ["basic"] },
+  { name: "leak-key", fault: "leak-key", fails: ["agent-cli/secrets/token-not-echoed"], scenarios: ["basic"] },
+  { name: "success-on-http-error", fault: "success-on-http-error", fails: ["agent-cli/failures/model-error"], scenarios: ["failures"] },
+  { name: "success-on-timeout", fault: "success-on-timeout", fails: ["agent-cli/failures/model-stall"], scenarios: ["failures"] },
+  { name: "ignore-shutdown", fault: "ignore-shutdown", fails: ["agent-cli/termination/shutdown-line"], scenarios: ["shutdown"] },
+  { name: "ignore-sigterm-idle", fault: "ignore-sigterm-idle", fails: ["agent-cli/termination/sigterm-idle"], scenarios: ["sigterm-idle"] },
+  { name: "ignore-sigterm-mid-turn", fault: "ignore-sigterm-mid-turn", fails: ["agent-cli/termination/sigterm-mid-turn"], scenarios: ["sigterm-mid-turn"] },
+  { name: "ignore-eof", fault: "ignore-eof", fails: ["agent-cli/termination/stdin-eof"], scenarios: ["basic"], options: ["--turn-timeout", "3000"] },
+];
+
+const SECRET_ARG = "sk-test-1234567890abcdef";
+
+/** Launch clauses: the fake without a fault, run with a configuration that breaks one clause. */
+export const LAUNCH_CONFIGS: readonly AgentCliCase[] = [
+  { name: "absolute-executable", fails: [lch("absolute-executable")], scenarios: ["basic"], launch: "from-env-relative" },
+  { name: "regular-executable", fails: [lch("regular-executable")], scenarios: ["basic"], launch: "copy-0644" },
+  { name: "not-a-symlink", fails: [lch("not-a-symlink")], scenarios: ["basic"], launch: "symlink" },
+  { name: "args-limits", fails: [lch("args-limits")], scenarios: ["basic"], options: ["--args-json", JSON.stringify(Array.from({ length: 129 }, (_, i) => `a${i}`))] },
+  { name: "env-limits", fails: [lch("env-limits")], scenarios: ["basic"], options: ["--env-json", JSON.stringify({ "1BAD": "x" })] },
+  { name: "model-id", fails: [lch("model-id")], scenarios: ["basic"], options: ["--model", "m".repeat(300)] },
+  { name: "protocol-name", fails: [lch("protocol-name")], scenarios: ["basic"], launch: "from-env", protocol: "jsonl-v2" },
+  { name: "remote-url-opt-in", fails: [lch("remote-url-opt-in")], scenarios: ["basic"], options: ["--env", "AWP_FAKE_UNUSED=https://models.example.com/v1"] },
+  {
+    name: "no-plain-http-remote", fails: [lch("no-plain-http-remote")], scenarios: ["basic"],
+    options: ["--env", "AWP_FAKE_UNUSED=http://models.example.com/v1"], kitEnv: { AWP_AGENT_REMOTE_API_OPT_IN: "1" },
+  },
+  { name: "no-secrets-in-args", fails: [lch("no-secrets-in-args")], scenarios: ["basic"], options: ["--args-json", JSON.stringify(["--api-key", SECRET_ARG])], secrets: [SECRET_ARG] },
+];

@@ -1,0 +1,70 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunReport } from "../../src/core/report/types.js";
+import { agentCliCaseTests, FAKE, MODES, pool, REFERENCE, REFERENCE_ENV, runKit, TEST_TIMEOUT_MS, type Mode } from "./agent-cli-fakes.js";
+import { LAUNCH_CONFIGS } from "./agent-cli-faults.js";
+import { failing } from "./cli.js";
+
+const PROTOCOL_NAME = "agent-cli/launch/protocol-name";
+
+/** Every clause of the suite passes; launch/protocol-name is only judged with --from-env. */
+function expectConformant(report: RunReport, text: string, mode: Mode): void {
+  expect(report.mode).toBe(mode);
+  expect(report.clauses).toHaveLength(45);
+  expect(report.clauses.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.status}`)).toEqual([`${PROTOCOL_NAME}: not-applicable`]);
+  expect(report.options.fixtureToken).toBe(true);
+  expect(text).not.toContain("sk-awp-");
+}
+
+// The launch clauses: the fake without a fault, each run with one broken configuration.
+agentCliCaseTests("agent-cli launch configurations", LAUNCH_CONFIGS);
+
+describe.concurrent("agent-cli reference and the fake without a fault", () => {
+  const limit = pool(2);
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the bundled reference passes every clause in both modes", async () => {
+    // No candidate: the kit runs its bundled reference in both modes, one report folder each.
+    const run = await limit(() => runKit([], {}, (out) => join(out, "reference-agent-cli-awp-jsonl")));
+    dirs.push(run.out);
+    expect(run.code).toBe(0);
+    expectConformant(run.report, run.text, "awp-jsonl");
+    const text = readFileSync(join(run.out, "reference-agent-cli-stream-json", "report.json"), "utf8");
+    expectConformant(JSON.parse(text) as RunReport, text, "stream-json");
+  }, TEST_TIMEOUT_MS);
+
+  for (const mode of MODES) {
+    it(`the fake without --fault passes every clause like the reference (${mode})`, async () => {
+      const run = await limit(() => runKit(["--mode", mode, ...Object.entries(REFERENCE_ENV).flatMap(([k, v]) => ["--env", `${k}=${v}`]), FAKE]));
+      dirs.push(run.out);
+      expect(run.code).toBe(0);
+      expectConformant(run.report, run.text, mode);
+    }, TEST_TIMEOUT_MS);
+  }
+
+  for (const protocol of MODES) {
+    it(`--from-env with AWP_AGENT_CLI_PROTOCOL=${protocol}: the reference passes, launch/protocol-name included`, async () => {
+      const run = await limit(() =>
+        runKit(["--from-env", "--scenario", "basic"], {
+          AWP_AGENT_CLI_EXECUTABLE: REFERENCE,
+          AWP_AGENT_CLI_PROTOCOL: protocol,
+          AWP_AGENT_CLI_ENV_JSON: JSON.stringify(REFERENCE_ENV),
+          AWP_AGENT_CLI_ARGS_JSON: "[]",
+          AWP_AGENT_REMOTE_API_OPT_IN: "0",
+        }),
+      );
+      dirs.push(run.out);
+      expect(run.code).toBe(0);
+      expect(run.report.mode).toBe(protocol);
+      expect(failing(run.report)).toEqual([]);
+      expect(run.report.clauses.find((c) => c.id === PROTOCOL_NAME)?.status).toBe("pass");
+      expect(run.report.clauses.filter((c) => c.status === "pass").length).toBeGreaterThan(20);
+      expect(run.report.options.fixtureToken).toBe(true);
+      expect(run.text).not.toContain("sk-awp-");
+    }, TEST_TIMEOUT_MS);
+  }
+});
