@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runProcess, type ProcessResult, type RunProcessOptions } from "../../src/runner/process.js";
 import { liveGroupIds } from "../../src/runner/process-group.js";
+import { isDead } from "./dead.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
 const NODE = process.execPath;
@@ -20,21 +21,6 @@ function fixture(name: string, ...args: string[]): string[] {
 
 function run(argv: readonly string[], extra: Partial<RunProcessOptions> = {}): Promise<ProcessResult> {
   return runProcess({ argv, timeoutMs: 10_000, stdoutCap: MiB, stderrCap: MiB, ...extra });
-}
-
-/** Dead = no such process, or a zombie waiting for init to reap it (it no longer runs). */
-function isDead(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-    return state === "Z" || state === "X";
-  } catch {
-    return true;
-  }
 }
 
 async function expectDeadSoon(pid: number): Promise<void> {

@@ -55,13 +55,7 @@ export class SessionWaits {
         onError: (error) => this.settle(waiter, () => reject(error)),
         onExit: () => this.settle(waiter, () => resolve(undefined)),
       };
-      waiter.timer = setTimeout(() => {
-        this.settle(waiter, () => {
-          this.onTimeout(label, timeoutMs);
-          resolve(undefined);
-        });
-      }, delay);
-      this.waiters.add(waiter);
+      this.arm(waiter, delay, label, timeoutMs, () => resolve(undefined));
     });
   }
 
@@ -70,14 +64,19 @@ export class SessionWaits {
     const delay = timerMs(timeoutMs, "timeoutMs");
     return new Promise<ExitInfo | undefined>((resolve) => {
       const waiter: Waiter = { from: Infinity, onExit: (exit) => this.settle(waiter, () => resolve(exit)) };
-      waiter.timer = setTimeout(() => {
-        this.settle(waiter, () => {
-          this.onTimeout(label, timeoutMs);
-          resolve(undefined);
-        });
-      }, delay);
-      this.waiters.add(waiter);
+      this.arm(waiter, delay, label, timeoutMs, () => resolve(undefined));
     });
+  }
+
+  /** Registers a waiter whose timer records a timeout labelled `label` and then gives up. */
+  private arm(waiter: Waiter, delay: number, label: string, timeoutMs: number, giveUp: () => void): void {
+    waiter.timer = setTimeout(() => {
+      this.settle(waiter, () => {
+        this.onTimeout(label, timeoutMs);
+        giveUp();
+      });
+    }, delay);
+    this.waiters.add(waiter);
   }
 
   /** Resolves after ms, or at exit if that comes first; records nothing. */

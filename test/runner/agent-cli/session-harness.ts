@@ -1,10 +1,11 @@
 /** Shared helpers for the live-session tests (not a test file itself). */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 import { LiveSession, type SessionOptions } from "../../../src/runner/agent-cli/session.js";
+import { isDead } from "../dead.js";
+export { isDead };
 
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/sessions/", import.meta.url));
 export const ENV = { PATH: path.dirname(process.execPath), LANG: "C" };
@@ -38,21 +39,6 @@ export async function stopAll(): Promise<number[]> {
   const sessions = open.splice(0);
   await Promise.all(sessions.map((s) => s.stop()));
   return sessions.flatMap((s) => (s.pid === undefined ? [] : [s.pid]));
-}
-
-/** Dead = no such process, or a zombie (it no longer runs). */
-export function isDead(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-    return state === "Z" || state === "X";
-  } catch {
-    return true;
-  }
 }
 
 export async function deadWithin(pid: number, ms: number): Promise<boolean> {
