@@ -17,6 +17,8 @@ const fault = process.argv.includes("--fault") ? process.argv[process.argv.index
 const firstDocument = (text) => JSON.parse(text.slice(0, text.lastIndexOf("\n")));
 const LENIENT = {
   "accept-duplicate-keys": [/duplicate key/, JSON.parse],
+  "accept-malformed-json": [/byte order mark|not valid UTF-8/, (text) => JSON.parse(text.replace(/^\uFEFF/, ""))],
+  "accept-out-of-bounds": [/1\.\.1024 characters|budget_ms must be|session_id: 1\.\.512/, JSON.parse],
   "accept-trailing-document": [/trailing data/, firstDocument],
   "accept-oversized": [/exceeds 1 MiB/, JSON.parse],
   "accept-deep": [/nesting deeper/, JSON.parse],

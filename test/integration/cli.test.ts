@@ -21,7 +21,7 @@ describe("awp-conformance list and digest", () => {
     const result = await runCli(["list", "--protocol", "provider"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines.length).toBe(56);
+    expect(lines.length).toBe(58);
     expect(lines[0]).toMatch(/^MUST {3}provider\/transport\/single-json-object {2}\S/);
   });
 
@@ -77,11 +77,11 @@ describe("awp-conformance run", () => {
     const out = temp();
     const result = await runCli(["run", "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^56 passed, 0 failed — conformant$/m);
+    expect(result.stdout).toMatch(/^58 passed, 0 failed — conformant$/m);
     const report = readReport(join(out, "reference-provider"));
     const validate = kitSchema("report.schema.json");
     expect(validate(report)).toBe(true);
-    expect(report.summary).toMatchObject({ total: 56, passed: 56, failed: 0, verdict: "conformant" });
+    expect(report.summary).toMatchObject({ total: 58, passed: 58, failed: 0, verdict: "conformant" });
     expect(report.candidate.argv).toEqual([REFERENCE]);
   });
 

@@ -66,6 +66,8 @@ export const METHODS: FaultCase[] = [
 export const ROBUSTNESS: FaultCase[] = [
   { fault: "accept-duplicate-keys", fails: [r("rejects-duplicate-keys")] },
   { fault: "accept-trailing-document", fails: [r("rejects-trailing-document")] },
+  { fault: "accept-malformed-json", fails: [r("rejects-malformed-json")] },
+  { fault: "accept-out-of-bounds", fails: [r("rejects-out-of-bounds")] },
   { fault: "accept-oversized", fails: [r("rejects-oversized-request")] },
   { fault: "accept-deep", fails: [r("rejects-excessive-depth")] },
   { fault: "accept-big-integers", fails: [r("rejects-out-of-range-integer")] },

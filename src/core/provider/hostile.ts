@@ -64,6 +64,10 @@ function invokeProbes(base: JsonObject, id: (n: string) => string): HostileReque
   return [
     fromText("duplicate-keys", "request_id repeated with an escaped spelling", "invoke", at("dup-escaped"), prepend(rebound("dup-escaped"), `"request\\u005fid":${JSON.stringify(id("dup-escaped"))}`)),
     fromText("trailing-document", "a second JSON document after the request", "invoke", at("trailing"), `${wireJson(rebound("trailing"))}\n{}`),
+    ...malformedProbes(rebound),
+    fromValue("out-of-bounds", "a tool name of 1025 characters", "invoke", withTool(at("long-name"), (tool) => ({ ...tool, name: "t".repeat(1025) }))),
+    fromValue("out-of-bounds", "budget_ms 0", "invoke", bind({ ...at("zero-budget"), budget_ms: 0 })),
+    fromValue("out-of-bounds", "an empty session_id", "invoke", withTool(at("empty-session"), (tool) => tool, (event) => ({ ...event, session_id: "" }))),
     fromValue("oversized-request", "a request of 1 MiB + 64 KiB", "invoke", withTool(at("oversized"), (tool) => ({ ...tool, input: { padding } }))),
     fromValue("excessive-depth", `tool input nested ${MAX_DEPTH + 2} levels`, "invoke", withTool(at("deep"), (tool) => ({ ...tool, input: nested(MAX_DEPTH + 1) }))),
     fromValue("out-of-range-integer", "an integer of 2^64 in the tool input", "invoke", withTool(at("big-integer"), (tool) => ({ ...tool, input: { count: 18446744073709551616n } }))),
@@ -74,6 +78,26 @@ function invokeProbes(base: JsonObject, id: (n: string) => string): HostileReque
     fromValue("malformed-digest", "input_digest in upper case", "invoke", digestProbe("digest-upper", (hex) => `sha256:${hex.toUpperCase()}`)),
     fromValue("malformed-digest", "input_digest without the sha256: prefix", "invoke", digestProbe("digest-bare", (hex) => hex)),
     fromValue("mismatched-digest", "input_digest one hex digit off", "invoke", digestProbe("digest-off", (hex) => `sha256:${hex.slice(0, -1)}${hex.endsWith("0") ? "1" : "0"}`)),
+  ];
+}
+
+/** Bytes that are not one well-formed UTF-8 JSON document: BOM, invalid UTF-8, cut short, empty. */
+function malformedProbes(rebound: (n: string) => JsonObject): HostileRequest[] {
+  const probe = (n: string, label: string, bytes: (wire: Uint8Array) => Uint8Array): HostileRequest => {
+    const value = rebound(n);
+    return { kind: "malformed-json", label, control: "invoke", method: "invoke", requestId: String(value.request_id), bytes: bytes(encoder.encode(wireJson(value))) };
+  };
+  const invalidUtf8 = (wire: Uint8Array): Uint8Array => {
+    const at = Buffer.from(wire).indexOf('"session_id":"') + 14;
+    const copy = new Uint8Array(wire);
+    copy[at] = 0xff;
+    return copy;
+  };
+  return [
+    probe("bom", "a request starting with a byte order mark", (wire) => new Uint8Array([0xef, 0xbb, 0xbf, ...wire])),
+    probe("bad-utf8", "a byte 0xFF inside a string", invalidUtf8),
+    probe("cut-short", "a request cut off half way", (wire) => wire.subarray(0, Math.floor(wire.length / 2))),
+    probe("empty", "an empty stdin", () => new Uint8Array()),
   ];
 }
 

@@ -26,6 +26,8 @@ export const PROFILE_EFFECTS: Record<ToolEvent, readonly string[]> = {
 export type HostileKind =
   | "duplicate-keys"
   | "trailing-document"
+  | "malformed-json"
+  | "out-of-bounds"
   | "oversized-request"
   | "excessive-depth"
   | "out-of-range-integer"

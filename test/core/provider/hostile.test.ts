@@ -22,6 +22,8 @@ const digestMatches = (p: HostileRequest): boolean => {
 const DEFECT: Record<HostileKind, (p: HostileRequest) => boolean> = {
   "duplicate-keys": (p) => issues(p).includes("duplicate-key"),
   "trailing-document": (p) => issues(p).includes("trailing-data"),
+  "malformed-json": (p) => p.bytes.length === 0 || issues(p).some((i) => ["bom", "invalid-utf8", "syntax", "empty"].includes(i)),
+  "out-of-bounds": (p) => issues(p).length === 0 && !schema(p.value) && digestMatches(p),
   "oversized-request": (p) => issues(p).includes("size") && digestMatches(p),
   "excessive-depth": (p) => issues(p).includes("depth") && digestMatches(p),
   "out-of-range-integer": (p) => issues(p).includes("integer-range") && digestMatches(p),

@@ -6,7 +6,7 @@ import { finding, isHostile, judgeEach, skip } from "./helpers.js";
 const ID = "provider/robustness";
 
 const KINDS: HostileKind[] = [
-  "duplicate-keys", "trailing-document", "oversized-request", "excessive-depth", "out-of-range-integer",
+  "duplicate-keys", "trailing-document", "malformed-json", "out-of-bounds", "oversized-request", "excessive-depth", "out-of-range-integer",
   "unknown-field", "wrong-api-version", "unknown-method", "malformed-digest", "mismatched-digest", "result-before-tool",
 ];
 

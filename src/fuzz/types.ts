@@ -1,0 +1,74 @@
+import type { JsonObject, Purpose } from "../core/provider/types.js";
+import type { Finding } from "../core/report/types.js";
+
+/** One generated provider request: what the fuzzer sends and how it judges the answer. */
+export interface ProviderCase {
+  kind: "valid" | "hostile";
+  /** Short description: what is special about it ("tool name of 1024 chars", "depth 33"). */
+  label: string;
+  /** Valid requests are "invoke" (or "describe"/"config-valid"); hostile ones `hostile:<kind>`. */
+  purpose: Purpose;
+  method: string;
+  requestId: string;
+  /** Exact stdin bytes. For stdin "close-early" these are the bytes written before closing. */
+  bytes: Uint8Array;
+  /** The request value when the bytes are one JSON object the kit built. */
+  value?: JsonObject;
+  /** For a hostile case: the well-formed request it was derived from (sent first as its control). */
+  base?: ProviderCase;
+  /** budget_ms of an invoke (timing checks). */
+  budgetMs?: number;
+}
+
+/** What valid provider requests are generated from: the provider's own description and config. */
+export interface ProviderFuzzContext {
+  operations: { name: string; events: string[]; effects: string[] }[];
+  config: JsonObject;
+  configRevision: string;
+  budgetMs: number;
+}
+
+/** One step of a fuzzed agent-cli session. */
+export type AgentStep =
+  | { op: "turn"; text: string; blocks?: Record<string, unknown>[] }
+  | { op: "malformed"; line: string }
+  | { op: "pause"; ms: number }
+  | { op: "close-stdin" }
+  | { op: "shutdown" }
+  | { op: "sigterm" };
+
+export type ReplayCase = { protocol: "provider"; case: SerializedProviderCase } | { protocol: "agent-cli"; steps: AgentStep[] };
+
+/** A ProviderCase as JSON: bytes as UTF-8 text when they decode losslessly, else base64. */
+export interface SerializedProviderCase {
+  kind: ProviderCase["kind"];
+  label: string;
+  purpose: Purpose;
+  method: string;
+  requestId: string;
+  text?: string;
+  base64?: string;
+  budgetMs?: number;
+  base?: SerializedProviderCase;
+}
+
+/** A shrunk failure, as found by one fuzz run. */
+export interface FuzzFailure {
+  clause: string;
+  finding: Finding;
+  seed: number;
+  /** fast-check's path to the shrunk counterexample. */
+  path: string;
+  replay: ReplayCase;
+  /** Where the replay file was written (set by the caller that writes it). */
+  file?: string;
+}
+
+export interface FuzzBudget {
+  runs: number;
+  /** Stop generating new cases after this many seconds (shrinking still finishes). */
+  timeSeconds?: number;
+  seed: number;
+  /** Candidate processes at once (provider calls are independent). */
+  jobs: number;
+}
