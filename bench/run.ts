@@ -1,7 +1,11 @@
 import { benchJsonReader, type BenchResult } from "./json-reader.js";
+import { benchProviderFuzz } from "./provider-fuzz.js";
 
 /** Every benchmark suite; add new ones here. */
-const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [{ name: "json-reader", run: benchJsonReader }];
+const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
+  { name: "json-reader", run: benchJsonReader },
+  { name: "provider-fuzz", run: benchProviderFuzz },
+];
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));

@@ -14,8 +14,11 @@ import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
 import { emitReport } from "./output.js";
 import { readProviderConfigs } from "./provider-options.js";
+import { fuzzBudget, fuzzPhase, type FuzzArgs } from "./fuzz.js";
+import { mergeFuzz } from "../fuzz/merge.js";
+import { secretsOf as providerSecrets } from "../core/provider/config.js";
 
-export interface RunArgs extends LaunchArgs {
+export interface RunArgs extends LaunchArgs, FuzzArgs {
   protocol?: string;
   configJson?: string;
   configFile?: string;
@@ -28,7 +31,6 @@ export interface RunArgs extends LaunchArgs {
   home?: string;
   turnTimeout?: number;
   scenario: string[];
-  jobs?: number;
   reporter: string[];
   color: boolean;
 }
@@ -87,6 +89,14 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   if (args.protocol === "provider") report = await runProvider(args, outDir);
   else if (args.protocol === "agent-cli") report = await runAgentCli(args);
   else throw new KitError("usage", "give --protocol provider or --protocol agent-cli");
+  if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
+    // Fuzz findings join the fixed scenarios' under their clauses.
+    const budget = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
+    const outcome = await fuzzPhase(args.protocol, args, budget, outDir);
+    const secrets = args.protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
+    report = mergeFuzz(report, outcome, secrets);
+    if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };
+  }
   emitReport(report, { reporters: args.reporter, outDir, color: args.color });
   return { report, code: exitCodeFor(report.summary) };
 }

@@ -66,7 +66,11 @@ export interface FuzzFailure {
 
 export interface FuzzBudget {
   runs: number;
-  /** Stop generating new cases after this many seconds (shrinking still finishes). */
+  /**
+   * Time limit in seconds. Providers: no new case starts after it (shrinking a failure found
+   * by then still finishes). Agent-cli sessions: fast-check stops there, shrinking included,
+   * and reports the failure found so far, perhaps less shrunk.
+   */
   timeSeconds?: number;
   seed: number;
   /** Candidate processes at once (provider calls are independent). */

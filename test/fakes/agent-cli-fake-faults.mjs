@@ -88,6 +88,22 @@ function prefetch(state, text) {
     .catch(() => {});
 }
 
+/**
+ * A fault that never writes the result of a user turn whose text (its text blocks joined)
+ * matches; every other line, and the turns after it, are left as they are.
+ */
+function dropResultOfTurns(matches) {
+  return {
+    input: (text, state) => {
+      const message = userMessage(text);
+      // One entry per user line, in order: the reference answers them one after the other.
+      if (message !== undefined) (state.dropResults ??= []).push(matches(textOf(message.content)));
+      return text;
+    },
+    output: (text, object, state, owed) => (isResult(object) && owed?.kind === "user" && state.dropResults?.shift() === true ? "" : `${text}\n`),
+  };
+}
+
 /** Exits with `code` once `text` is written; nothing written after it gets out. */
 function exitAfter(state, text, code) {
   state.exiting = true;
@@ -261,4 +277,8 @@ export const FAULTS = {
   "ignore-eof": {
     inputEnd: () => "keep-open",
   },
+
+  // ---- fuzz-only: the fixed scenarios never send such text, only the fuzzer finds these
+  "drop-terminal-on-line-separator": dropResultOfTurns((text) => text.includes("\u2028")),
+  "drop-terminal-over-64k": dropResultOfTurns((text) => Buffer.byteLength(text, "utf8") > 65536),
 };

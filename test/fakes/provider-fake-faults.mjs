@@ -69,8 +69,22 @@ const TEXT = {
   "duplicate-key": (text, res) => `{"status":${JSON.stringify(res.status)},${text.slice(1)}`,
 };
 
+/** Nesting depth of a parsed value (a scalar is 0). */
+function depthOf(value) {
+  if (value === null || typeof value !== "object" || value.constructor?.name === "JsonNumber") return 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  return 1 + Math.max(0, ...items.map(depthOf));
+}
+
+/** Bugs only the fuzzer finds: the fixed scenarios never send such requests. */
+const CRASH = {
+  "crash-on-long-tool-name": (r) => r.method === "invoke" && [...String(r.event?.tool?.name ?? "")].length > 200,
+  "crash-on-nesting-20": (r) => r.method === "invoke" && depthOf(r.event?.tool?.input) >= 20,
+};
+
 /** Applies the request, response and text faults, and decides the exit status and what happens after writing. */
 export function outputFaults(fault, request, respond) {
+  if (CRASH[fault]?.(request)) process.kill(process.pid, "SIGSEGV");
   const req = REQUEST[fault] ? REQUEST[fault](request) : request;
   let response = respond(req);
   if (RESPONSE[fault]) response = RESPONSE[fault](response, req);

@@ -2,13 +2,14 @@ import type { Argv } from "yargs";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { runCommand } from "../run.js";
+import { withFuzzOptions } from "./fuzz.js";
 
 export function runCommandDefinition(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "run [candidate] [args..]",
     "run the conformance suite against a candidate (or every bundled example when none is given)",
     (c) =>
-      withLaunchOptions(
+      withFuzzOptions(withLaunchOptions(
         c
           .positional("candidate", { type: "string", describe: "path to the candidate executable" })
           .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
@@ -22,7 +23,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("timeout", { type: "number", describe: "provider: deadline of every call in ms (default budget + 1000)" })
           .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json" }),
-      ),
+      )),
     async (a) => {
       const { candidate, rest } = candidateOf(a);
       const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
@@ -46,6 +47,9 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("home", a.home as string | undefined),
           ...optional("turnTimeout", a.turnTimeout as number | undefined),
           ...optional("jobs", a.jobs as number | undefined),
+          ...optional("fuzzRuns", a.fuzzRuns as number | undefined),
+          ...optional("fuzzTime", a.fuzzTime as number | undefined),
+          ...optional("seed", a.seed as number | undefined),
           scenario: list(a.scenario as unknown),
           clause: list(a.clause),
           skip: list(a.skip),

@@ -10,7 +10,8 @@ import { LiveSession, type StdoutLine } from "./session.js";
 export type Block = Record<string, unknown>;
 
 export interface ScenarioSetup {
-  name: ScenarioName;
+  /** A fixed scenario, or "fuzz" for a fuzzed session. */
+  name: ScenarioName | "fuzz";
   mode: AgentMode;
   config: LaunchConfig;
   fixture: ModelFixture;

@@ -6,9 +6,9 @@ import { invocableOperations, planInvocations, probeTools } from "../../core/pro
 import { describeRequest, invokeRequest, validateConfigRequest } from "../../core/provider/requests.js";
 import { readResponse, responseObject } from "../../core/provider/response.js";
 import { secretsOf, wrongTypedVariants } from "../../core/provider/config.js";
-import { MAX_MESSAGE_BYTES, type JsonObject, type ProviderExchange, type ProviderTranscript, type Purpose } from "../../core/provider/types.js";
+import { type JsonObject, type ProviderExchange, type ProviderTranscript, type Purpose } from "../../core/provider/types.js";
 import { assertKitRequest } from "../../core/provider/validate.js";
-import { runProcess } from "../process.js";
+import { callProvider } from "./call.js";
 
 export interface ProviderSuiteOptions {
   argv: string[];
@@ -32,8 +32,6 @@ export interface ProviderSuiteOptions {
 
 export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "hostile";
 
-export const STDOUT_CAP = MAX_MESSAGE_BYTES + 1;
-export const STDERR_CAP = 256 * 1024;
 const encoder = new TextEncoder();
 
 interface Sent {
@@ -60,17 +58,12 @@ export async function recordProviderSession(options: ProviderSuiteOptions): Prom
   };
 
   const call = async (sent: Sent): Promise<ProviderExchange> => {
-    const result = await runProcess({
-      argv: options.argv,
-      stdin: sent.bytes,
+    const { stdout, stderr, outcome } = await callProvider(options.argv, sent.bytes, {
       timeoutMs,
-      killGraceMs: options.killGraceMs ?? 1000,
-      stdoutCap: STDOUT_CAP,
-      stderrCap: STDERR_CAP,
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
     });
-    const { stdout, stderr, ...outcome } = result;
     if (outcome.spawnError !== undefined && transcript.exchanges.length === 0) {
       throw new KitError("candidate_not_found", `cannot start ${options.argv[0]}: ${outcome.spawnError.code} ${outcome.spawnError.message}`);
     }

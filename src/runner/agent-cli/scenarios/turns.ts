@@ -1,12 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROBE_BLOCK_TYPE } from "../../../core/agent-cli/scenarios.js";
+import { TINY_PDF, TINY_PNG } from "../attachments.js";
 import type { ScenarioContext } from "../context.js";
 import { isTerminalLine } from "../terminal.js";
 
-/** A 1×1 PNG and a minimal one-page PDF, base64: small, valid attachments. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const PDF = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n").toString("base64");
 
 /** Time to watch stdout after launch, for output before the first line. */
 export const QUIET_MS = 500;
@@ -34,8 +32,8 @@ export async function content(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.launch();
   await s.waitQuiet(100);
   await ctx.turn(s, "Plain text question awp-text-7f3a.", { turn: "content-text" });
-  await ctx.turn(s, "What is in this image?", { turn: "content-image" }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }]);
-  await ctx.turn(s, "Summarise this document.", { turn: "content-document" }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF } }]);
+  await ctx.turn(s, "What is in this image?", { turn: "content-image" }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } }]);
+  await ctx.turn(s, "Summarise this document.", { turn: "content-document" }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } }]);
   const probe = { type: PROBE_BLOCK_TYPE, marker: "awp-probe-alone-5c1e" };
   await ctx.exchange(s, JSON.stringify({ type: "user", message: { role: "user", content: [probe] } }), "the terminal event of the unsupported-block turn");
   await ctx.turn(s, "Text beside an unknown block.", { turn: "content-mixed" }, [{ type: PROBE_BLOCK_TYPE, marker: "awp-probe-mixed-9d2b" }]);

@@ -1,0 +1,78 @@
+import type { Argv } from "yargs";
+import { KitError } from "../../core/errors.js";
+import { exitCodeFor } from "../../core/report/judge.js";
+import type { Protocol } from "../../core/report/types.js";
+import { secretsOf as providerSecrets } from "../../core/provider/config.js";
+import { readReplay } from "../../fuzz/replay.js";
+import { replayCase } from "../../fuzz/replay-run.js";
+import { withLaunchOptions } from "../agent-options.js";
+import { candidateOf, colorWanted, list } from "../args.js";
+import { fuzzBudget, fuzzOnlyReport, fuzzPhase } from "../fuzz.js";
+import { emitReport } from "../output.js";
+import { readProviderConfigs } from "../provider-options.js";
+
+export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
+  return y
+    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions)" })
+    .option("fuzz-time", { type: "number", describe: "stop generating new cases after this many seconds" })
+    .option("seed", { type: "number", describe: "fast-check seed: the same seed gives the same cases (default: random, printed)" }) as Argv<T>;
+}
+
+export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
+  return y.command(
+    "fuzz [candidate] [args..]",
+    "throw property-generated and hostile messages at a candidate; failures are shrunk and saved as replay files",
+    (c) =>
+      withFuzzOptions(
+        withLaunchOptions(
+          c
+            .positional("candidate", { type: "string" })
+            .positional("args", { type: "string", array: true })
+            .option("protocol", { type: "string", choices: ["provider", "agent-cli"], demandOption: true })
+            .option("config-json", { type: "string" })
+            .option("config-file", { type: "string" })
+            .option("budget", { type: "number", describe: "provider: budget_ms of generated invocations (default 5000)" })
+            .option("timeout", { type: "number", describe: "provider: deadline of every call in ms" })
+            .option("out", { type: "string", describe: "report folder (default reports/); replay files go to <out>/replays" })
+            .option("reporter", { type: "string", array: true, default: ["console", "json"] }),
+        ),
+      ),
+    async (a) => {
+      const { candidate, rest } = candidateOf(a);
+      const protocol = a.protocol as Protocol;
+      const args = { ...(a as unknown as Record<string, unknown>), ...(candidate !== undefined ? { candidate } : {}), rest, clause: [], skip: [], scenario: [], reporter: list(a.reporter), color: colorWanted() } as Parameters<typeof fuzzPhase>[1];
+      const budget = fuzzBudget(args, protocol === "provider" ? 100 : 10);
+      const outDir = (a.out as string | undefined) ?? "reports";
+      process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""})\n`);
+      const startedAt = new Date();
+      const outcome = await fuzzPhase(protocol, args, budget, outDir);
+      const secrets = protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
+      const report = fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets);
+      emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted() });
+      setCode(outcome.cases === 0 ? 1 : exitCodeFor(report.summary));
+    },
+  );
+}
+
+export function replayCommand(y: Argv, setCode: (code: number) => void): Argv {
+  return y.command(
+    "replay <file> [candidate] [args..]",
+    "rerun exactly one saved fuzz case; prints FIXED or STILL FAILING (optionally against another candidate)",
+    (c) => c.positional("file", { type: "string", demandOption: true }).positional("candidate", { type: "string" }).positional("args", { type: "string", array: true }),
+    async (a) => {
+      const file = readReplay(a.file);
+      const { candidate, rest } = candidateOf(a);
+      const argv = candidate !== undefined ? [candidate, ...rest] : file.candidate.argv;
+      if (argv.length === 0) throw new KitError("usage", "the replay file names no candidate");
+      const findings = await replayCase(file, argv);
+      const still = findings.filter((f) => f.clause === file.clause);
+      if (still.length === 0) {
+        process.stdout.write(`FIXED: ${file.clause} no longer fails (${file.protocol} case from ${a.file})\n`);
+        setCode(0);
+        return;
+      }
+      process.stdout.write(`STILL FAILING: ${file.clause}\n  ${still[0]?.message}\n${still[0]?.seen !== undefined ? `  seen: ${still[0].seen}\n` : ""}`);
+      setCode(1);
+    },
+  );
+}

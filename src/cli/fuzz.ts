@@ -1,0 +1,79 @@
+import { loadCatalogue } from "../core/clauses/catalogue.js";
+import { KitError } from "../core/errors.js";
+import { buildReport } from "../core/report/build.js";
+import type { Protocol, RunReport } from "../core/report/types.js";
+import { fuzzAgentCli, FUZZ_AGENT_CLAUSES } from "../fuzz/agent-cli/index.js";
+import { mergeFuzz, type FuzzOutcome } from "../fuzz/merge.js";
+import { prepareProviderFuzz } from "../fuzz/prepare.js";
+import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
+import { replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
+import type { FuzzBudget, FuzzFailure } from "../fuzz/types.js";
+import { readLaunch } from "./agent-options.js";
+import { resolveCandidate } from "./candidate.js";
+import { readProviderConfigs } from "./provider-options.js";
+import type { RunArgs } from "./run.js";
+
+export interface FuzzArgs {
+  fuzzRuns?: number;
+  fuzzTime?: number;
+  seed?: number;
+  jobs?: number;
+}
+
+export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {
+  const runs = args.fuzzRuns ?? defaultRuns;
+  if (!Number.isInteger(runs) || runs < 1) throw new KitError("usage", "--fuzz-runs must be a positive integer");
+  if (args.fuzzTime !== undefined && !(args.fuzzTime > 0)) throw new KitError("usage", "--fuzz-time must be a positive number of seconds");
+  const seed = args.seed ?? (Date.now() ^ (process.pid << 8)) >>> 0;
+  if (!Number.isInteger(seed)) throw new KitError("usage", "--seed must be an integer");
+  return { runs, seed, jobs: args.jobs ?? 2, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}) };
+}
+
+function writeReplays(failures: FuzzFailure[], candidate: ReplayCandidate, outDir: string): void {
+  for (const failure of failures) {
+    failure.file = writeReplay(outDir, replayFileOf({ clause: failure.clause, message: failure.finding.message, seed: failure.seed, path: failure.path, candidate, replay: failure.replay }));
+    process.stdout.write(`fuzz: ${failure.clause} — ${failure.finding.message}\n  seed ${failure.seed}, path ${failure.path}\n  replay: awp-conformance replay ${failure.file}\n`);
+  }
+}
+
+/** Generates, runs and shrinks fuzz cases against the candidate; replay files land in outDir/replays. */
+export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, budget: FuzzBudget, outDir: string): Promise<FuzzOutcome & { skipped?: string }> {
+  if (protocol === "provider") {
+    const argv = [resolveCandidate(args.candidate ?? ""), ...args.rest];
+    const { config } = readProviderConfigs(args);
+    const value = config ?? { value: {}, document: "{}" };
+    const budgetMs = args.budget ?? 5000;
+    const timeoutMs = args.timeout ?? budgetMs + 1000;
+    const ctx = await prepareProviderFuzz(argv, value, budgetMs, timeoutMs);
+    if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], skipped: ctx.reason };
+    const result = await fuzzProvider(ctx, { argv, config: value.value, timeoutMs }, budget);
+    writeReplays(result.failures, { argv, config: value.value, configDocument: value.document, timeoutMs }, outDir);
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures };
+  }
+  const { config } = readLaunch(args);
+  const turnTimeoutMs = args.turnTimeout ?? 10_000;
+  const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget);
+  writeReplays(result.failures, { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs }, outDir);
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.runs, seed: budget.seed, failures: result.failures };
+}
+
+/** The report of a fuzz-only run: the clauses fuzzing judges, pass unless a shrunk failure says otherwise. */
+export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: FuzzOutcome & { skipped?: string }, startedAt: Date, secrets: string[]): RunReport {
+  const fuzzed = new Set(outcome.clauses);
+  const results = loadCatalogue(protocol)
+    .filter((c) => fuzzed.has(c.id))
+    .map((c) => (outcome.cases > 0 ? { id: c.id, level: c.level, title: c.title, status: "pass" as const, judged: 0, findings: [] } : { id: c.id, level: c.level, title: c.title, status: "skip" as const, reason: outcome.skipped ?? "no case was run", judged: 0, findings: [] }));
+  const base = buildReport({
+    protocol,
+    argv,
+    startedAt,
+    endedAt: new Date(),
+    options: { fuzz: { seed: outcome.seed, cases: outcome.cases, calls: outcome.calls } },
+    selection: { clause: [], skip: [] },
+    results,
+    deselected: loadCatalogue(protocol).length - results.length,
+    notes: outcome.skipped ? [`Fuzzing could not start: ${outcome.skipped}.`] : [],
+    secrets,
+  });
+  return mergeFuzz(base, outcome, secrets);
+}

@@ -1,0 +1,37 @@
+import { summarize } from "../core/report/judge.js";
+import { makeRedactor, redactDeep } from "../core/report/redact.js";
+import type { ClauseResult, RunReport } from "../core/report/types.js";
+import type { FuzzFailure } from "./types.js";
+
+export interface FuzzOutcome {
+  /** Clauses the fuzzer judges on every case. */
+  clauses: readonly string[];
+  cases: number;
+  calls: number;
+  seed: number;
+  failures: FuzzFailure[];
+}
+
+/**
+ * Puts fuzz findings under their clauses (marked found by fuzzing, each with its replay
+ * command) and counts the fuzzed cases as judgements of clauses that held.
+ */
+export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
+  const fuzzed = new Set(fuzz.clauses);
+  const clauses: ClauseResult[] = report.clauses.map((result) => {
+    if (!fuzzed.has(result.id) || fuzz.cases === 0) return result;
+    const found = fuzz.failures.filter((f) => f.clause === result.id).map((f) => ({
+      ...f.finding,
+      foundBy: "fuzz" as const,
+      ...(f.file !== undefined ? { reproduce: `awp-conformance replay ${f.file}` } : {}),
+    }));
+    if (found.length > 0) {
+      const { reason: _reason, ...rest } = result;
+      return { ...rest, status: "fail", judged: result.judged + fuzz.cases, findings: [...result.findings, ...found] };
+    }
+    return result.status === "pass" || result.status === "fail" ? { ...result, judged: result.judged + fuzz.cases } : result;
+  });
+  const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
+  const merged: RunReport = { ...report, clauses, summary: summarize(clauses, report.summary.deselected), notes: [...report.notes, note] };
+  return redactDeep(merged, makeRedactor(secrets));
+}

@@ -1,0 +1,121 @@
+import fc from "fast-check";
+import { providerChecks } from "../core/provider/checks/index.js";
+import { loadCatalogue } from "../core/clauses/catalogue.js";
+import { judgeClauses } from "../core/report/judge.js";
+import { responseObject } from "../core/provider/response.js";
+import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
+import type { Finding } from "../core/report/types.js";
+import { callProvider } from "../runner/provider/call.js";
+import { providerCaseArb } from "./provider/index.js";
+import type { FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
+import { serializeCase } from "./replay.js";
+
+/** Clauses one fuzzed request can break (aggregate and method-level clauses need the fixed suite). */
+export const FUZZ_PROVIDER_CLAUSES: readonly string[] = loadCatalogue("provider")
+  .map((c) => c.id)
+  .filter((id) => /^provider\/(transport|envelope|robustness)\//.test(id) || (id.startsWith("provider/invoke/") && id !== "provider/invoke/answers-ok"));
+
+export interface ProviderTarget {
+  argv: string[];
+  config: JsonObject;
+  /** Deadline of every call (default budget + 1000). */
+  timeoutMs: number;
+  env?: Record<string, string>;
+}
+
+/** The findings one case produces: its base first (the control of a hostile case), then the case. */
+export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarget): Promise<Finding[]> {
+  const exchanges: ProviderExchange[] = [];
+  const send = async (item: ProviderCase, controlSeq?: number): Promise<ProviderExchange> => {
+    const { outcome, stdout, stderr } = await callProvider(target.argv, item.bytes, { timeoutMs: target.timeoutMs, ...(target.env ? { env: target.env } : {}) });
+    const exchange: ProviderExchange = {
+      seq: exchanges.length + 1,
+      scenario: `fuzz: ${item.label}`,
+      purpose: item.purpose,
+      method: item.method,
+      requestId: item.requestId,
+      request: item.bytes,
+      timeoutMs: target.timeoutMs,
+      outcome,
+      stdout,
+      stderr,
+      foundBy: "fuzz",
+      ...(item.value ? { requestValue: item.value } : {}),
+      ...(item.budgetMs !== undefined ? { budgetMs: item.budgetMs } : {}),
+      ...(controlSeq !== undefined ? { controlSeq } : {}),
+    };
+    exchanges.push(exchange);
+    return exchange;
+  };
+  const control = c.base ? await send(c.base) : undefined;
+  // A hostile case only means something when its well-formed base was answered ok.
+  if (control === undefined || responseObject(control)?.status === "ok") await send(c, control?.seq);
+  const transcript: ProviderTranscript = { argv: target.argv, context: { config: target.config, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [] }, exchanges };
+  const wanted = new Set(FUZZ_PROVIDER_CLAUSES);
+  return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => wanted.has(id)).results.flatMap((r) => r.findings);
+}
+
+/** Runs `work` over items with at most `jobs` at once; stops starting new ones once `stop()` says so. */
+async function pool<T>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<void>, stop: () => boolean): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !stop()) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+}
+
+export interface ProviderFuzzResult {
+  cases: number;
+  calls: number;
+  failures: FuzzFailure[];
+}
+
+/**
+ * Generates budget.runs cases from the seed, runs them `jobs` at a time, then shrinks the
+ * first failing case of every clause with fast-check (seed + path replay it exactly).
+ */
+export async function fuzzProvider(
+  ctx: ProviderFuzzContext,
+  target: ProviderTarget,
+  budget: FuzzBudget,
+  options: { onCase?: (done: number) => void; shrink?: boolean } = {},
+): Promise<ProviderFuzzResult> {
+  const arb = providerCaseArb(ctx);
+  const cases = fc.sample(arb, { seed: budget.seed, numRuns: budget.runs });
+  const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
+  const firstByClause = new Map<string, number>();
+  let done = 0;
+  let calls = 0;
+  await pool(cases, budget.jobs, async (c, index) => {
+    const findings = await evaluateProviderCase(c, target);
+    calls += c.base ? 2 : 1;
+    for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
+    done++;
+    options.onCase?.(done);
+  }, () => performance.now() > deadline);
+
+  const failures: FuzzFailure[] = [];
+  if (options.shrink === false) return { cases: done, calls, failures };
+  for (const [clause, index] of [...firstByClause.entries()].sort((a, b) => a[1] - b[1])) {
+    let last: Finding | undefined;
+    const property = fc.asyncProperty(arb, async (c) => {
+      const found = (await evaluateProviderCase(c, target)).find((f) => f.clause === clause);
+      calls += c.base ? 2 : 1;
+      if (found) last = found;
+      return found === undefined;
+    });
+    const result = await fc.check(property, { seed: budget.seed, path: String(index), numRuns: budget.runs });
+    const shrunk = result.counterexample?.[0];
+    if (!result.failed || shrunk === undefined) continue;
+    // Re-evaluate the shrunk case so the finding describes exactly what the replay file holds.
+    const finding = (await evaluateProviderCase(shrunk, target)).find((f) => f.clause === clause) ?? last;
+    if (finding === undefined) continue;
+    // When the well-formed base of a hostile case is what failed, the base alone is the minimal case.
+    const minimal = shrunk.base !== undefined && finding.requestId === shrunk.base.requestId ? shrunk.base : shrunk;
+    failures.push({ clause, finding: { ...finding, foundBy: "fuzz" }, seed: budget.seed, path: result.counterexamplePath ?? String(index), replay: { protocol: "provider", case: serializeCase(minimal) } });
+  }
+  return { cases: done, calls, failures };
+}

@@ -1,0 +1,79 @@
+import { KitError } from "../../core/errors.js";
+import { wireJson, type JsonValue } from "../../core/json/index.js";
+import { bind } from "../../core/provider/requests.js";
+import type { HostileKind, JsonObject } from "../../core/provider/types.js";
+import { describeSchemaErrors, kitSchema } from "../../core/schema.js";
+import type { ProviderCase } from "../types.js";
+
+export const encoder = new TextEncoder();
+
+export function isObject(value: JsonValue | undefined): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The object at `path` inside a request (throws when the request does not have one there). */
+export function objectAt(request: JsonObject, path: readonly string[]): JsonObject {
+  let current: JsonValue | undefined = request;
+  for (const key of path) current = isObject(current) ? current[key] : undefined;
+  if (!isObject(current)) throw new KitError("kit_bug", `fuzz request has no object at /${path.join("/")}`);
+  return current;
+}
+
+/** A copy of the request with the object at `path` replaced by `change(copy of it)`. */
+export function updateAt(request: JsonObject, path: readonly string[], change: (object: JsonObject) => JsonObject): JsonObject {
+  if (path.length === 0) return change({ ...request });
+  const [head, ...rest] = path as [string, ...string[]];
+  return { ...request, [head]: updateAt(objectAt(request, [head]), rest, change) };
+}
+
+export function withTool(request: JsonObject, change: (tool: JsonObject) => JsonObject): JsonObject {
+  return updateAt(request, ["event", "tool"], change);
+}
+
+/** The id a hostile case uses: its base's id with "-h", kept within 128 printable characters. */
+export function hostileId(base: ProviderCase): string {
+  return `${base.requestId.slice(0, 126)}-h`;
+}
+
+/** The base request under the hostile id, re-bound. */
+export function rebased(base: ProviderCase): JsonObject {
+  return bind({ ...baseValue(base), request_id: hostileId(base) });
+}
+
+export function baseValue(base: ProviderCase): JsonObject {
+  if (base.value === undefined) throw new KitError("kit_bug", "a hostile fuzz case needs a base with a request value");
+  return base.value;
+}
+
+/** A valid invoke case, checked against the kit's request schema (a mismatch is a bug of this generator). */
+export function validCase(label: string, value: JsonObject, budgetMs: number): ProviderCase {
+  const schema = kitSchema("provider/request.schema.json");
+  if (!schema(value)) throw new KitError("kit_bug", `generated an invalid invoke request (${label}): ${describeSchemaErrors(schema.errors)}`);
+  const requestId = String(value.request_id);
+  return { kind: "valid", label, purpose: "invoke", method: "invoke", requestId, bytes: encoder.encode(wireJson(value)), value, budgetMs };
+}
+
+/** A hostile case whose bytes are `value` as the kit writes it. */
+export function hostileFromValue(kind: HostileKind, label: string, base: ProviderCase, value: JsonObject): ProviderCase {
+  return hostileFromBytes(kind, label, base, value, encoder.encode(wireJson(value)), true);
+}
+
+/** A hostile case from raw bytes; `like` gives its method and request id (and its value when `exact`). */
+export function hostileFromBytes(kind: HostileKind, label: string, base: ProviderCase, like: JsonObject, bytes: Uint8Array, exact = false): ProviderCase {
+  const method = typeof like.method === "string" ? like.method : base.method;
+  const requestId = typeof like.request_id === "string" ? like.request_id : base.requestId;
+  const hostile: ProviderCase = { kind: "hostile", label, purpose: `hostile:${kind}`, method, requestId, bytes, base };
+  if (exact) hostile.value = like;
+  if (base.budgetMs !== undefined) hostile.budgetMs = base.budgetMs;
+  return hostile;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

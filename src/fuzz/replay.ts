@@ -1,0 +1,127 @@
+import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { KitError } from "../core/errors.js";
+import { kitVersion, packageRoot } from "../core/paths.js";
+import { describeSchemaErrors, kitSchema } from "../core/schema.js";
+import type { ProviderCase, ReplayCase, SerializedProviderCase, AgentStep } from "./types.js";
+
+export interface ReplayCandidate {
+  argv: string[];
+  config?: Record<string, unknown>;
+  configDocument?: string;
+  mode?: "awp-jsonl" | "stream-json";
+  model?: string;
+  env?: Record<string, string>;
+  turnTimeoutMs?: number;
+  timeoutMs?: number;
+}
+
+export interface ReplayFile {
+  format: "awp-conformance-replay";
+  version: 1;
+  protocol: "provider" | "agent-cli";
+  clause: string;
+  message: string;
+  seed: number;
+  path: string;
+  foundAt: string;
+  tool: string;
+  candidate: ReplayCandidate;
+  case: SerializedProviderCase | { steps: AgentStep[] };
+}
+
+const KIT = "${kit}";
+
+/** Paths inside the kit become ${kit}/..., so replay files in golden/ work from any clone. */
+function portable(path: string): string {
+  const rel = relative(packageRoot(), path);
+  return isAbsolute(path) && !rel.startsWith("..") ? `${KIT}/${rel}` : path;
+}
+
+function local(path: string): string {
+  return path.startsWith(`${KIT}/`) ? join(packageRoot(), path.slice(KIT.length + 1)) : path;
+}
+
+export function serializeCase(c: ProviderCase): SerializedProviderCase {
+  const text = Buffer.from(c.bytes).toString("utf8");
+  const lossless = Buffer.from(text, "utf8").equals(Buffer.from(c.bytes));
+  return {
+    kind: c.kind,
+    label: c.label,
+    purpose: c.purpose,
+    method: c.method,
+    requestId: c.requestId,
+    ...(lossless ? { text } : { base64: Buffer.from(c.bytes).toString("base64") }),
+    ...(c.budgetMs !== undefined ? { budgetMs: c.budgetMs } : {}),
+    ...(c.base ? { base: serializeCase(c.base) } : {}),
+  };
+}
+
+export function deserializeCase(s: SerializedProviderCase): ProviderCase {
+  const bytes = s.base64 !== undefined ? new Uint8Array(Buffer.from(s.base64, "base64")) : new TextEncoder().encode(s.text ?? "");
+  let value: ProviderCase["value"];
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) value = parsed as ProviderCase["value"];
+  } catch {
+    value = undefined;
+  }
+  return {
+    kind: s.kind,
+    label: s.label,
+    purpose: s.purpose,
+    method: s.method,
+    requestId: s.requestId,
+    bytes,
+    ...(value !== undefined ? { value } : {}),
+    ...(s.budgetMs !== undefined ? { budgetMs: s.budgetMs } : {}),
+    ...(s.base ? { base: deserializeCase(s.base) } : {}),
+  };
+}
+
+export interface NewReplay {
+  clause: string;
+  message: string;
+  seed: number;
+  path: string;
+  candidate: ReplayCandidate;
+  replay: ReplayCase;
+}
+
+export function replayFileOf(failure: NewReplay): ReplayFile {
+  return {
+    format: "awp-conformance-replay",
+    version: 1,
+    protocol: failure.replay.protocol,
+    clause: failure.clause,
+    message: failure.message,
+    seed: failure.seed,
+    path: failure.path,
+    foundAt: new Date().toISOString(),
+    tool: `awp-conformance ${kitVersion()}`,
+    candidate: { ...failure.candidate, argv: failure.candidate.argv.map(portable) },
+    case: failure.replay.protocol === "provider" ? failure.replay.case : { steps: failure.replay.steps },
+  };
+}
+
+/** Writes <dir>/replays/<clause>-<seed>.json and returns its path. */
+export function writeReplay(dir: string, file: ReplayFile): string {
+  const folder = join(dir, "replays");
+  mkdirSync(folder, { recursive: true });
+  const path = join(folder, `${file.clause.replace(/\//g, "_")}-${file.seed}.json`);
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+  return path;
+}
+
+export function readReplay(path: string): ReplayFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(resolve(path), "utf8"));
+  } catch (error) {
+    throw new KitError("usage", `cannot read replay file ${path}: ${(error as Error).message}`);
+  }
+  const validate = kitSchema("replay.schema.json");
+  if (!validate(value)) throw new KitError("usage", `${path} is not a replay file: ${describeSchemaErrors(validate.errors)}`);
+  const file = value as ReplayFile;
+  return { ...file, candidate: { ...file.candidate, argv: file.candidate.argv.map(local) } };
+}

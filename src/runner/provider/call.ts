@@ -1,0 +1,33 @@
+import { MAX_MESSAGE_BYTES, type CallOutcome } from "../../core/provider/types.js";
+import { runProcess } from "../process.js";
+
+export const STDOUT_CAP = MAX_MESSAGE_BYTES + 1;
+export const STDERR_CAP = 256 * 1024;
+
+export interface CallOptions {
+  timeoutMs: number;
+  killGraceMs?: number;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface CallResult {
+  outcome: CallOutcome;
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+}
+
+/** One provider process: the request bytes on stdin, stdout capped at 1 MiB + 1, stderr at 256 KiB. */
+export async function callProvider(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+  const { stdout, stderr, ...outcome } = await runProcess({
+    argv,
+    stdin: request,
+    timeoutMs: options.timeoutMs,
+    killGraceMs: options.killGraceMs ?? 1000,
+    stdoutCap: STDOUT_CAP,
+    stderrCap: STDERR_CAP,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  return { outcome, stdout, stderr };
+}

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
+
+const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
+const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
+const CONFIG = ["--config-file", join(ROOT, "test/fakes/provider-lean-config.json")];
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const temp = (): string => {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+};
+
+interface Replay {
+  clause: string;
+  seed: number;
+  path: string;
+  case: { kind: string; label: string; text?: string };
+}
+
+function replays(out: string): { file: string; replay: Replay }[] {
+  const folder = join(out, "replays");
+  return readdirSync(folder).map((name) => ({ file: join(folder, name), replay: JSON.parse(readFileSync(join(folder, name), "utf8")) as Replay }));
+}
+
+function depth(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  return 1 + Math.max(0, ...Object.values(value as object).map(depth));
+}
+
+const request = (r: Replay): { event: { tool: { name: string; input: unknown } } } => JSON.parse(r.case.text ?? "{}");
+
+describe("awp-conformance fuzz --protocol provider", () => {
+  it("finds nothing on the reference provider", async () => {
+    const out = temp();
+    const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-runs", "40", "--seed", "11", "--config-file", join(ROOT, "examples/reference-provider/valid-config.json"), "--out", out, "--reporter", "json", REFERENCE]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/fuzzing provider with seed 11 \(40 runs\)/);
+    const report = readReport(out);
+    expect(report.summary.verdict).toBe("conformant");
+    expect(report.notes.join(" ")).toMatch(/Fuzzing: 40 generated cases \(\d+ candidate calls or sessions\), seed 11, 0 shrunk failure/);
+  });
+
+  it("finds a crash on nesting of 20 and shrinks it to exactly 20, replayable", async () => {
+    const out = temp();
+    const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-runs", "12", "--seed", "7", ...CONFIG, "--out", out, "--reporter", "json", FAKE, "--", "--fault", "crash-on-nesting-20"]);
+    expect(result.code).toBe(1);
+    const [found] = replays(out);
+    expect(found?.replay.clause).toBe("provider/transport/valid-request-exits-zero");
+    expect(found?.replay.case.kind).toBe("valid");
+    expect(depth(request(found!.replay).event.tool.input)).toBe(20);
+    expect(result.stdout).toContain(`seed 7, path ${found?.replay.path}`);
+    expect(result.stdout).toContain(`replay: awp-conformance replay ${found?.file}`);
+    const again = await runCli(["replay", found!.file]);
+    expect(again).toMatchObject({ code: 1 });
+    expect(again.stdout).toMatch(/^STILL FAILING: provider\/transport\/valid-request-exits-zero/);
+    const fixed = await runCli(["replay", found!.file, REFERENCE]);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toMatch(/^FIXED: /);
+  });
+
+  it("puts fuzz findings into the run's report, under their clause, with a replay command", async () => {
+    const out = temp();
+    const result = await runCli(["run", "--protocol", "provider", "--skip", "provider/robustness", "--fuzz-runs", "12", "--seed", "7", ...CONFIG, "--out", out, "--reporter", "json", FAKE, "--", "--fault", "crash-on-long-tool-name"]);
+    expect(result.code).toBe(1);
+    const report = readReport(out);
+    expect(failing(report)).toEqual(["provider/transport/valid-request-exits-zero"]);
+    const clause = report.clauses.find((c) => c.id === "provider/transport/valid-request-exits-zero");
+    const fuzzed = clause?.findings.filter((f) => f.foundBy === "fuzz") ?? [];
+    expect(fuzzed).toHaveLength(1);
+    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-7\.json$/);
+    const [found] = replays(out);
+    expect([...request(found!.replay).event.tool.name]).toHaveLength(201);
+  });
+});
+
+describe("golden/regressions", () => {
+  const folder = join(ROOT, "golden/regressions");
+  const files = readdirSync(folder).filter((f) => f.endsWith(".json"));
+  it("holds shrunk cases for every seeded fuzz-only bug", () => {
+    expect(files.length).toBeGreaterThanOrEqual(3);
+  });
+  for (const name of files) {
+    it(`${name} still fails on its candidate and passes on the reference`, async () => {
+      const file = join(folder, name);
+      const { protocol } = JSON.parse(readFileSync(file, "utf8")) as { protocol: string };
+      const still = await runCli(["replay", file]);
+      expect(still.stdout).toMatch(/^STILL FAILING: /);
+      expect(still.code).toBe(1);
+      const reference = protocol === "provider" ? [REFERENCE] : [join(ROOT, "examples/reference-agent-cli/agent-cli.mjs")];
+      const fixed = await runCli(["replay", file, ...reference]);
+      expect(fixed.stdout).toMatch(/^FIXED: /);
+      expect(fixed.code).toBe(0);
+    });
+  }
+});
