@@ -20,7 +20,8 @@ function indent(text: string, prefix: string): string {
 
 function renderFinding(finding: Finding, style: Style): string[] {
   const where = [finding.scenario, finding.requestId ? `request ${finding.requestId}` : ""].filter(Boolean).join(" · ");
-  const lines = [`      ${style.red("✗")} ${printable(finding.message)}${where ? style.dim(`  [${printable(where)}]`) : ""}`];
+  const origin = finding.foundBy === "fuzz" ? style.yellow("found by fuzzing: ") : "";
+  const lines = [`      ${style.red("✗")} ${origin}${printable(finding.message)}${where ? style.dim(`  [${printable(where)}]`) : ""}`];
   if (finding.expected !== undefined) lines.push(`        expected: ${printable(finding.expected.trimEnd())}`);
   if (finding.seen !== undefined) lines.push(`        seen:     ${indent(finding.seen.trimEnd(), "                  ")}`);
   for (const evidence of finding.evidence ?? []) {

@@ -66,16 +66,31 @@ describe("awp-conformance fuzz --protocol provider", () => {
 
   it("puts fuzz findings into the run's report, under their clause, with a replay command", async () => {
     const out = temp();
-    const result = await runCli(["run", "--protocol", "provider", "--skip", "provider/robustness", "--fuzz-runs", "12", "--seed", "7", ...CONFIG, "--out", out, "--reporter", "json", FAKE, "--", "--fault", "crash-on-long-tool-name"]);
+    const result = await runCli(["run", "--protocol", "provider", "--skip", "provider/robustness", "--fuzz-runs", "12", "--seed", "7", ...CONFIG, "--out", out, "--reporter", "console,json", FAKE, "--", "--fault", "crash-on-long-tool-name"]);
     expect(result.code).toBe(1);
     const report = readReport(out);
     expect(failing(report)).toEqual(["provider/transport/valid-request-exits-zero"]);
     const clause = report.clauses.find((c) => c.id === "provider/transport/valid-request-exits-zero");
     const fuzzed = clause?.findings.filter((f) => f.foundBy === "fuzz") ?? [];
     expect(fuzzed).toHaveLength(1);
+    expect(result.stdout).toMatch(/found by fuzzing: a well-formed request ended in a failed process/);
     expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-7\.json$/);
     const [found] = replays(out);
     expect([...request(found!.replay).event.tool.name]).toHaveLength(201);
+  });
+});
+
+describe("awp-conformance fuzz --protocol agent-cli", () => {
+  it("finds nothing on the reference CLI", async () => {
+    const out = temp();
+    const cli = join(ROOT, "examples/reference-agent-cli/agent-cli.mjs");
+    const env = ["--env", "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "--env", "AWP_REFERENCE_API_KEY={{fixture.token}}"];
+    const result = await runCli(["fuzz", "--protocol", "agent-cli", "--fuzz-runs", "3", "--seed", "5", ...env, "--out", out, "--reporter", "json", cli]);
+    expect(result.code).toBe(0);
+    const report = readReport(out);
+    expect(report.summary.verdict).toBe("conformant");
+    expect(report.clauses.find((c) => c.id === "agent-cli/turns/one-terminal-per-turn")?.judged).toBe(3);
+    expect(readFileSync(join(out, "report.json"), "utf8")).not.toMatch(/sk-awp-/);
   });
 });
 
