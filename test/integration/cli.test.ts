@@ -74,8 +74,9 @@ describe("awp-conformance run: usage errors exit 2 with a clear message", () => 
 
 describe("awp-conformance run", () => {
   it("with no candidate runs the bundled examples, all conformant, and writes their reports", async () => {
+    // The bundled agent CLI runs are asserted in agent-cli-launch.test.ts.
     const out = temp();
-    const result = await runCli(["run", "--out", out]);
+    const result = await runCli(["run", "--protocol", "provider", "--out", out]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^58 passed, 0 failed — conformant$/m);
     const report = readReport(join(out, "reference-provider"));

@@ -30,7 +30,8 @@ export interface ProviderSuiteOptions {
   onExchange?: (exchange: ProviderExchange) => void;
 }
 
-export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "hostile";
+/** invocations: at least the controls of the hostile probes; matrix: every planned invocation. */
+export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "matrix" | "hostile";
 
 const encoder = new TextEncoder();
 
@@ -115,7 +116,10 @@ export async function recordProviderSession(options: ProviderSuiteOptions): Prom
     const revision = configRevision(options.config?.document ?? "{}");
     const { invocations: plan, dropped } = planInvocations(operations, probeTools(config));
     if (dropped > 0) transcript.context.notes.push(`${dropped} planned invocations were dropped (limit ${plan.length}).`);
+    const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as JsonObject | undefined)?.name === "tool.before";
     for (const [index, planned] of plan.entries()) {
+      // Without the matrix, invocations only serve as controls: stop at the first ok tool.before.
+      if (!sends("matrix") && invocations.some((e) => ok(e) && isBefore(e))) break;
       const n = index + 1;
       const request = invokeRequest({ ...planned, requestId: `invoke-${n}`, callId: `call-${n}`, configRevision: revision, budgetMs, config });
       const label = `invoke ${planned.operation} ${planned.event} [${planned.allowedEffects.join(",")}] tool=${planned.tool.nativeName}${planned.withProjection ? " +projection" : ""}`;

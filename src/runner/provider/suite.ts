@@ -19,6 +19,7 @@ function groupsFor(selected: (id: string) => boolean): Record<RequestGroup, bool
     unknownKey: any("provider/validate-config/rejects-unknown-setting"),
     wrongTypes: any("provider/validate-config/rejects-wrong-typed-setting"),
     invocations: any("provider/invoke/", "provider/robustness/", "provider/transport/", "provider/envelope/"),
+    matrix: any("provider/invoke/", "provider/transport/", "provider/envelope/"),
     hostile: any("provider/robustness/"),
   };
 }
