@@ -32,6 +32,6 @@ export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonl
     return result.status === "pass" || result.status === "fail" ? { ...result, judged: result.judged + fuzz.cases } : result;
   });
   const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
-  const merged: RunReport = { ...report, clauses, summary: summarize(clauses, report.summary.deselected), notes: [...report.notes, note] };
+  const merged: RunReport = { ...report, clauses, summary: summarize(clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }), notes: [...report.notes, note] };
   return redactDeep(merged, makeRedactor(secrets));
 }

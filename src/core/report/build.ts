@@ -18,6 +18,13 @@ export interface ReportInput {
   secrets: string[];
 }
 
+/** Wire logs are kept for the first findings of each clause only, so reports stay bounded. */
+export const WIRE_FINDINGS_PER_CLAUSE = 3;
+
+function boundWire(results: ClauseResult[]): ClauseResult[] {
+  return results.map((r) => ({ ...r, findings: r.findings.map((f, i) => (i < WIRE_FINDINGS_PER_CLAUSE || f.wire === undefined ? f : (({ wire: _wire, ...rest }) => rest)(f))) }));
+}
+
 /** Assembles the RunReport; every string in it is passed through the secret redactor. */
 export function buildReport(input: ReportInput): RunReport {
   const report: RunReport = {
@@ -31,7 +38,7 @@ export function buildReport(input: ReportInput): RunReport {
     options: input.options,
     selection: input.selection,
     summary: summarize(input.results, input.deselected),
-    clauses: input.results,
+    clauses: boundWire(input.results),
     notes: input.notes,
   };
   return redactDeep(report, makeRedactor(input.secrets));

@@ -1,5 +1,5 @@
 import { KitError } from "../errors.js";
-import type { Clause, ClauseResult, Judgement, Level, Summary } from "./types.js";
+import type { Clause, ClauseResult, CountedLevel, Judgement, Level, Summary } from "./types.js";
 
 /** A pure check: judges one clause on a transcript (or any subject). */
 export interface Check<T> {
@@ -58,36 +58,52 @@ export function judgeClauses<T>(
 }
 
 const LEVELS: Level[] = ["MUST", "SHOULD", "MAY"];
+const COUNTED: Record<CountedLevel, readonly Level[]> = { must: ["MUST"], should: ["MUST", "SHOULD"], all: ["MUST", "SHOULD", "MAY"] };
 
-export function summarize(results: readonly ClauseResult[], deselected: number): Summary {
-  const count = (status: ClauseResult["status"], level?: Level): number =>
-    results.filter((r) => r.status === status && (level === undefined || r.level === level)).length;
+export interface SummaryOptions {
+  level?: CountedLevel;
+  stale?: string[];
+}
+
+/**
+ * Counts results and decides the verdict: conformant when something was judged, no failure
+ * of a counted level stands (expected and flaky failures do not count), and no
+ * expected-failure entry went stale.
+ */
+export function summarize(results: readonly ClauseResult[], deselected: number, options: SummaryOptions = {}): Summary {
+  const level = options.level ?? "must";
+  const stale = options.stale ?? [];
+  const count = (status: ClauseResult["status"], of?: Level): number =>
+    results.filter((r) => r.status === status && (of === undefined || r.level === of)).length;
   const byLevel = Object.fromEntries(
-    LEVELS.map((level) => [
-      level,
-      {
-        passed: count("pass", level),
-        failed: count("fail", level),
-        skipped: count("skip", level),
-        notApplicable: count("not-applicable", level),
-      },
-    ]),
+    LEVELS.map((l) => [l, { passed: count("pass", l), failed: count("fail", l), skipped: count("skip", l), notApplicable: count("not-applicable", l) }]),
   ) as Summary["byLevel"];
+  const failures = results.filter((r) => r.status === "fail");
+  const counted = failures.filter((r) => r.expectation === undefined && COUNTED[level].includes(r.level));
   const passed = count("pass");
-  const failed = count("fail");
-  const judgedAny = passed + failed > 0;
-  const conformant = judgedAny && byLevel.MUST.failed === 0;
+  const judgedAny = passed + failures.length > 0;
+  const conformant = judgedAny && counted.length === 0 && stale.length === 0;
   return {
     total: results.length,
     passed,
-    failed,
+    failed: failures.length,
     skipped: count("skip"),
     notApplicable: count("not-applicable"),
     deselected,
     byLevel,
+    warnings: failures.filter((r) => r.expectation === undefined && !COUNTED[level].includes(r.level)).length,
+    expectedFailures: failures.filter((r) => r.expectation === "expected-failure").length,
+    flaky: failures.filter((r) => r.expectation === "flaky").length,
+    stale,
+    level,
     conformant,
     verdict: !judgedAny ? "nothing-judged" : conformant ? "conformant" : "not-conformant",
   };
+}
+
+/** Failures that count against the verdict (not expected, not flaky, of a counted level). */
+export function countedFailures(results: readonly ClauseResult[], level: CountedLevel): ClauseResult[] {
+  return results.filter((r) => r.status === "fail" && r.expectation === undefined && COUNTED[level].includes(r.level));
 }
 
 /** 0 conformant, 1 not conformant (or nothing judged: a vacuous run is never a pass). */

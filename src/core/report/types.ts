@@ -30,6 +30,18 @@ export interface Evidence {
   column?: number;
 }
 
+/** One entry of a wire log: what crossed the process boundary, in order, with its time. */
+export interface WireEntry {
+  /** Milliseconds since the exchange or scenario started. */
+  t: number;
+  stream: "stdin" | "stdout" | "stderr" | "host" | "model" | "process";
+  text: string;
+  /** The entry the finding is about. */
+  highlight?: boolean;
+  /** The text was cut to keep the report bounded. */
+  truncated?: boolean;
+}
+
 export interface Finding {
   clause: string;
   message: string;
@@ -40,6 +52,8 @@ export interface Finding {
   /** A one-line command that replays the exact request or session. */
   reproduce?: string;
   evidence?: Evidence[];
+  /** The exchange or session around the finding (bounded; only for the first findings of a clause). */
+  wire?: WireEntry[];
   foundBy?: "scenario" | "fuzz";
 }
 
@@ -59,7 +73,12 @@ export interface ClauseResult {
   /** How many exchanges or events the clause was judged on. */
   judged: number;
   findings: Finding[];
+  /** Set from --expected-failures / --flaky: such a failure does not count against the verdict. */
+  expectation?: "expected-failure" | "flaky";
 }
+
+/** Which levels' failures decide the verdict (--level). */
+export type CountedLevel = "must" | "should" | "all";
 
 export interface Summary {
   total: number;
@@ -69,6 +88,14 @@ export interface Summary {
   notApplicable: number;
   deselected: number;
   byLevel: Record<Level, { passed: number; failed: number; skipped: number; notApplicable: number }>;
+  /** Failures of levels the verdict does not count: shown as warnings. */
+  warnings: number;
+  /** Failures listed in --expected-failures, and failures of --flaky clauses. */
+  expectedFailures: number;
+  flaky: number;
+  /** Expected-failure entries that no longer hold: a listed clause passed, or a pattern matched nothing. */
+  stale: string[];
+  level: CountedLevel;
   conformant: boolean;
   verdict: "conformant" | "not-conformant" | "nothing-judged";
 }

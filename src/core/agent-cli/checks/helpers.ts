@@ -1,4 +1,4 @@
-import type { Evidence, Finding, Judgement } from "../../report/types.js";
+import type { Evidence, Finding, Judgement, WireEntry } from "../../report/types.js";
 import { viewProcesses, type OutLine, type ProcessView } from "../analysis.js";
 import type { LaunchFacts } from "../launch.js";
 import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
@@ -94,12 +94,53 @@ export interface Detail {
   seen?: string;
 }
 
+const WIRE_EVENTS_BEFORE = 30;
+const WIRE_EVENTS_AFTER = 8;
+const WIRE_TEXT = 1024;
+
+function wireText(event: TranscriptEvent): { stream: WireEntry["stream"]; text: string } {
+  switch (event.kind) {
+    case "send":
+      return { stream: "stdin", text: event.line };
+    case "stdout":
+      return { stream: "stdout", text: event.line + (event.partial ? " (no newline at exit)" : "") + (event.oversize ? ` (oversize: ${event.bytes ?? "?"} bytes)` : "") };
+    case "stderr":
+      return { stream: "stderr", text: event.text };
+    case "model":
+      return { stream: "model", text: `#${event.call.seq} ${event.call.api} ${event.call.path} -> ${event.call.status} ${event.call.outcome}${event.call.replyText ? `: ${event.call.replyText}` : ""}` };
+    case "exit":
+    case "launch":
+    case "timeout":
+    case "note":
+    case "action":
+      return { stream: event.kind === "exit" ? "process" : "host", text: eventEvidence(event, 0).excerpt };
+  }
+}
+
+/** The events of the finding's process around its evidence, highlighted there; bounded. */
+function transcriptWire(transcript: Transcript, ats: readonly number[]): WireEntry[] {
+  if (ats.length === 0) return [];
+  const process = transcript.events[ats[0] as number]?.process;
+  const first = Math.min(...ats);
+  const last = Math.max(...ats);
+  const wire: WireEntry[] = [];
+  transcript.events.forEach((event, at) => {
+    if (event.process !== process || at < first - WIRE_EVENTS_BEFORE || at > last + WIRE_EVENTS_AFTER) return;
+    const { stream, text } = wireText(event);
+    const truncated = text.length > WIRE_TEXT;
+    wire.push({ t: event.t, stream, text: truncated ? `${text.slice(0, WIRE_TEXT)}…` : text, ...(ats.includes(at) ? { highlight: true } : {}), ...(truncated ? { truncated: true } : {}) });
+  });
+  return wire;
+}
+
 export function finding(clause: string, where: Where, message: string, detail: Detail = {}): Finding {
   const evidence = [
     ...(where.lines ?? []).map((line) => eventEvidence(line.event, line.at)),
     ...(where.events ?? []).map(({ event, at }) => eventEvidence(event, at)),
   ].slice(0, 6);
   if (where.stderrOf !== undefined) evidence.push(...stderrTail(where.transcript, where.stderrOf));
+  const ats = [...(where.lines ?? []).map((l) => l.at), ...(where.events ?? []).map((e) => e.at)];
+  const wire = transcriptWire(where.transcript, ats);
   return {
     clause,
     message,
@@ -107,6 +148,7 @@ export function finding(clause: string, where: Where, message: string, detail: D
     ...(detail.expected !== undefined ? { expected: detail.expected } : {}),
     ...(detail.seen !== undefined ? { seen: detail.seen } : {}),
     ...(evidence.length > 0 ? { evidence } : {}),
+    ...(wire.length > 0 ? { wire } : {}),
     foundBy: "scenario",
   };
 }

@@ -1,5 +1,5 @@
 import { positionAt } from "../../json/index.js";
-import type { Evidence, Finding, Judgement } from "../../report/types.js";
+import type { Evidence, Finding, Judgement, WireEntry } from "../../report/types.js";
 import { isAnswered, readResponse } from "../response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../types.js";
 
@@ -39,6 +39,33 @@ export function exchangeEvidence(exchange: ProviderExchange, at?: number): Evide
   return evidence;
 }
 
+const WIRE_TEXT = 4096;
+
+function clip(bytes: Uint8Array, from: number, max: number): { text: string; truncated: boolean } {
+  const start = Math.max(0, Math.min(from, bytes.length - max));
+  const end = Math.min(bytes.length, start + max);
+  const body = Buffer.from(bytes.subarray(start, end)).toString("utf8");
+  return { text: `${start > 0 ? "…" : ""}${body}${end < bytes.length ? "…" : ""}`, truncated: start > 0 || end < bytes.length };
+}
+
+/** The exchange as a wire log: request, answer (around `at`), stderr, and how the process ended. */
+export function exchangeWire(exchange: ProviderExchange, at?: number): WireEntry[] {
+  const o = exchange.outcome;
+  const end = Math.round(o.durationMs);
+  const request = clip(exchange.request, 0, WIRE_TEXT);
+  const wire: WireEntry[] = [{ t: 0, stream: "host", text: `spawn, one request on stdin (${exchange.request.length} bytes), stdin closed` }, { t: 0, stream: "stdin", text: request.text, ...(request.truncated ? { truncated: true } : {}) }];
+  if (exchange.stdout.length > 0) {
+    const out = clip(exchange.stdout, Math.max(0, (at ?? 0) - WIRE_TEXT / 2), WIRE_TEXT);
+    wire.push({ t: end, stream: "stdout", text: out.text, highlight: true, ...(out.truncated ? { truncated: true } : {}) });
+  }
+  if (exchange.stderr.length > 0) {
+    const err = clip(exchange.stderr, exchange.stderr.length - WIRE_TEXT, WIRE_TEXT);
+    wire.push({ t: end, stream: "stderr", text: err.text, ...(err.truncated ? { truncated: true } : {}) });
+  }
+  wire.push({ t: end, stream: "process", text: o.spawnError ? `spawn failed: ${o.spawnError.code}` : `${o.timedOut ? "killed at the deadline, " : ""}exit ${o.exitCode ?? "none"}${o.signal ? ` by ${o.signal}` : ""} after ${end} ms` });
+  return wire;
+}
+
 export interface FindingDetail {
   expected?: string;
   seen?: string;
@@ -53,6 +80,7 @@ export function finding(clause: string, exchange: ProviderExchange, message: str
     requestId: exchange.requestId,
     scenario: exchange.scenario,
     evidence: exchangeEvidence(exchange, detail.at),
+    wire: exchangeWire(exchange, detail.at),
     foundBy: exchange.foundBy ?? "scenario",
   };
   if (detail.expected !== undefined) result.expected = detail.expected;
