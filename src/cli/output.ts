@@ -1,36 +1,51 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { RunReport } from "../core/report/types.js";
 import { KitError } from "../core/errors.js";
+import { packageRoot } from "../core/paths.js";
 import { reporterFor } from "../reporters/registry.js";
 
 export interface OutputOptions {
   reporters: string[];
   outDir: string;
   color: boolean;
+  /** Where clause links point (default: the kit's own docs/clauses.md). */
+  docsUrl?: string;
   /** Console text goes here (stdout by default). */
   print?: (text: string) => void;
+}
+
+export function defaultDocsUrl(): string {
+  return pathToFileURL(join(packageRoot(), "docs", "clauses.md")).href;
+}
+
+/** Checks reporter names before a run starts, so a typo costs nothing. */
+export function checkReporters(names: readonly string[]): void {
+  for (const name of names) reporterFor(name);
 }
 
 /** Renders the report with every chosen reporter: console ones print, file ones land in outDir. */
 export function emitReport(report: RunReport, options: OutputOptions): string[] {
   const written: string[] = [];
   const print = options.print ?? ((text: string) => process.stdout.write(text));
+  const docsUrl = options.docsUrl ?? defaultDocsUrl();
   for (const name of options.reporters) {
-    const reporter = reporterFor(name);
-    const text = reporter.render(report, { color: options.color });
-    if (reporter.file === undefined) {
-      print(text);
-      continue;
+    for (const output of reporterFor(name)) {
+      const text = output.render(report, { color: options.color, docsUrl });
+      if (output.file === undefined) {
+        print(text);
+        continue;
+      }
+      const path = join(options.outDir, output.file);
+      try {
+        mkdirSync(options.outDir, { recursive: true });
+        writeFileSync(path, text);
+      } catch (error) {
+        throw new KitError("io_failed", `cannot write ${path}: ${(error as Error).message}`);
+      }
+      written.push(path);
     }
-    const path = join(options.outDir, reporter.file);
-    try {
-      mkdirSync(options.outDir, { recursive: true });
-      writeFileSync(path, text);
-    } catch (error) {
-      throw new KitError("io_failed", `cannot write ${path}: ${(error as Error).message}`);
-    }
-    written.push(path);
   }
   return written;
 }

@@ -12,13 +12,15 @@ import { readLaunch, type LaunchArgs } from "./agent-options.js";
 import { attachAgentReproductions } from "./agent-reproduce.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
-import { emitReport } from "./output.js";
+import { checkReporters, emitReport } from "./output.js";
+import { Progress } from "./progress.js";
+import { reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
 import { fuzzBudget, fuzzPhase, type FuzzArgs } from "./fuzz.js";
 import { mergeFuzz } from "../fuzz/merge.js";
 import { secretsOf as providerSecrets } from "../core/provider/config.js";
 
-export interface RunArgs extends LaunchArgs, FuzzArgs {
+export interface RunArgs extends LaunchArgs, FuzzArgs, ReportArgs {
   protocol?: string;
   configJson?: string;
   configFile?: string;
@@ -41,7 +43,7 @@ function positive(value: number | undefined, flag: string): number | undefined {
   return value;
 }
 
-async function runProvider(args: RunArgs, outDir: string): Promise<RunReport> {
+async function runProvider(args: RunArgs, outDir: string, progress: Progress): Promise<RunReport> {
   if (args.candidate === undefined) throw new KitError("usage", "give the provider executable");
   const argv = [resolveCandidate(args.candidate), ...args.rest];
   const configs = readProviderConfigs(args);
@@ -53,6 +55,7 @@ async function runProvider(args: RunArgs, outDir: string): Promise<RunReport> {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(budgetMs !== undefined ? { budgetMs } : {}),
     selection: { clause: args.clause, skip: args.skip },
+    onExchange: (e) => progress.update(`provider · call ${e.seq} · ${e.scenario}`),
   });
   attachReproductions(report, transcript, outDir);
   return report;
@@ -66,7 +69,7 @@ function scenarioNames(names: string[]): ScenarioName[] | undefined {
   return names as ScenarioName[];
 }
 
-async function runAgentCli(args: RunArgs): Promise<RunReport> {
+async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport> {
   const { config, facts } = readLaunch(args);
   const turnTimeoutMs = positive(args.turnTimeout, "--turn-timeout");
   const jobs = positive(args.jobs, "--jobs");
@@ -79,16 +82,23 @@ async function runAgentCli(args: RunArgs): Promise<RunReport> {
     ...(args.home !== undefined ? { home: args.home } : {}),
     ...(scenarios !== undefined ? { scenarios } : {}),
     selection: { clause: args.clause, skip: args.skip },
+    onScenario: (name) => progress.update(`agent-cli (${config.mode}) · scenario ${name} done`),
   });
   attachAgentReproductions(report, args);
   return report;
 }
 
 async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunReport; code: 0 | 1 }> {
+  if (args.protocol !== "provider" && args.protocol !== "agent-cli") throw new KitError("usage", "give --protocol provider or --protocol agent-cli");
+  checkReporters(args.reporter);
+  const finisher = reportFinisher(args);
+  const progress = Progress.forTerminal(args.quiet);
   let report: RunReport;
-  if (args.protocol === "provider") report = await runProvider(args, outDir);
-  else if (args.protocol === "agent-cli") report = await runAgentCli(args);
-  else throw new KitError("usage", "give --protocol provider or --protocol agent-cli");
+  try {
+    report = args.protocol === "provider" ? await runProvider(args, outDir, progress) : await runAgentCli(args, progress);
+  } finally {
+    progress.done();
+  }
   if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
     // Fuzz findings join the fixed scenarios' under their clauses.
     const budget = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
@@ -97,7 +107,8 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
     report = mergeFuzz(report, outcome, secrets);
     if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };
   }
-  emitReport(report, { reporters: args.reporter, outDir, color: args.color });
+  report = finisher.finish(report);
+  emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
   return { report, code: exitCodeFor(report.summary) };
 }
 

@@ -1,14 +1,24 @@
+import { countedFailures } from "../core/report/judge.js";
 import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
 import { makeStyle, printable, type Style } from "./style.js";
 import type { ReporterOptions } from "./types.js";
 
 const LABEL: Record<ClauseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", "not-applicable": "N/A " };
 
-function statusLabel(result: ClauseResult, style: Style): string {
-  const label = LABEL[result.status];
-  if (result.status === "pass") return style.green(label);
-  if (result.status === "fail") return result.level === "MUST" ? style.red(label) : style.yellow(label);
-  return style.dim(label);
+/** A failure the verdict does not count: expected, flaky, or of a level --level leaves out. */
+function failLabel(result: ClauseResult, report: RunReport): string {
+  if (result.expectation === "expected-failure") return "XFAIL";
+  if (result.expectation === "flaky") return "FLAKY";
+  return countedFailures([result], report.summary.level).length === 0 ? "WARN" : "FAIL";
+}
+
+function statusLabel(result: ClauseResult, report: RunReport, style: Style): string {
+  if (result.status === "pass") return style.green(LABEL.pass);
+  if (result.status === "fail") {
+    const label = failLabel(result, report);
+    return label === "FAIL" ? style.red(label) : style.yellow(label.padEnd(4));
+  }
+  return style.dim(LABEL[result.status]);
 }
 
 function indent(text: string, prefix: string): string {
@@ -40,13 +50,14 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
   for (const result of report.clauses) {
     const reason = result.reason ? style.dim(` — ${printable(result.reason)}`) : "";
-    lines.push(`${statusLabel(result, style)}  ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
+    lines.push(`${statusLabel(result, report, style)}  ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
     if (result.status === "fail") {
       for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
       if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));
     }
   }
   for (const note of report.notes) lines.push(style.dim(`note: ${printable(note)}`));
+  for (const stale of report.summary.stale) lines.push(style.red(`stale expectation: ${printable(stale)}`));
   lines.push(summaryLine(report, style));
   return `${lines.join("\n")}\n`;
 }
@@ -57,11 +68,19 @@ export function summaryLine(report: RunReport, style: Style = makeStyle(false)):
   if (s.skipped > 0) parts.push(`${s.skipped} skipped`);
   if (s.notApplicable > 0) parts.push(`${s.notApplicable} not applicable`);
   if (s.deselected > 0) parts.push(`${s.deselected} deselected`);
+  if (s.warnings > 0) parts.push(`${s.warnings} warning${s.warnings > 1 ? "s" : ""}`);
+  if (s.expectedFailures > 0) parts.push(`${s.expectedFailures} expected`);
+  if (s.flaky > 0) parts.push(`${s.flaky} flaky`);
+  const counted = countedFailures(report.clauses, s.level).length;
+  const reasons = [
+    ...(counted > 0 ? [`${counted} ${s.level === "must" ? "MUST " : ""}clause${counted === 1 ? "" : "s"} failed`] : []),
+    ...(s.stale.length > 0 ? [`${s.stale.length} stale expectation${s.stale.length === 1 ? "" : "s"}`] : []),
+  ];
   const verdict =
     s.verdict === "conformant"
       ? style.green(`conformant${s.byLevel.MUST.skipped > 0 ? ` (${s.byLevel.MUST.skipped} MUST clause${s.byLevel.MUST.skipped > 1 ? "s" : ""} skipped)` : ""}`)
       : s.verdict === "nothing-judged"
         ? style.red("nothing was judged: not a pass")
-        : style.red(`not conformant (${s.byLevel.MUST.failed} MUST clause${s.byLevel.MUST.failed === 1 ? "" : "s"} failed)`);
+        : style.red(`not conformant (${reasons.join(", ")})`);
   return `${parts.join(", ")} — ${verdict}`;
 }

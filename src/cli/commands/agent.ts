@@ -16,14 +16,15 @@ import { startModelFixture } from "../../fixtures/index.js";
 import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
 import { readLaunch, withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list, readFileOrFail } from "../args.js";
-import { emitReport } from "../output.js";
+import { checkReporters, emitReport } from "../output.js";
+import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
 export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "check <transcripts..>",
     "judge recorded agent-cli transcripts (kit transcripts or plain stdout captures) with the same checks",
     (c) =>
-      c
+      withReportOptions(c)
         .positional("transcripts", { type: "string", array: true, demandOption: true })
         .option("mode", { type: "string", choices: ["awp-jsonl", "stream-json"], default: "stream-json", describe: "mode of plain stdout captures" })
         .option("clause", { type: "string", array: true })
@@ -32,15 +33,17 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
         .option("reporter", { type: "string", array: true, default: ["console"] }),
     (a) => {
       const files = list(a.transcripts);
+      checkReporters(list(a.reporter));
+      const finisher = reportFinisher(a as ReportArgs);
       const transcripts = files.map((file) => parseTranscript(readFileOrFail(file).toString("utf8"), basename(file), a.mode as AgentMode));
       const run: AgentRun = { mode: transcripts[0]?.mode ?? (a.mode as AgentMode), transcripts, turnTimeoutMs: 30_000, offline: true };
       const selection = { clause: list(a.clause), skip: list(a.skip) };
       const now = new Date();
       const { results, deselected, notes } = judgeAgentRun(run, makeSelector(selection));
-      const report = buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, secrets: [] });
+      const report = finisher.finish(buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, secrets: [] }));
       const reporters = list(a.reporter);
       if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
-      emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted() });
+      emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
       setCode(exitCodeFor(report.summary));
     },
   );

@@ -8,7 +8,8 @@ import { replayCase } from "../../fuzz/replay-run.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { fuzzBudget, fuzzOnlyReport, fuzzPhase } from "../fuzz.js";
-import { emitReport } from "../output.js";
+import { checkReporters, emitReport } from "../output.js";
+import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 import { readProviderConfigs } from "../provider-options.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
@@ -23,7 +24,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
     "fuzz [candidate] [args..]",
     "throw property-generated and hostile messages at a candidate; failures are shrunk and saved as replay files",
     (c) =>
-      withFuzzOptions(
+      withReportOptions(withFuzzOptions(
         withLaunchOptions(
           c
             .positional("candidate", { type: "string" })
@@ -36,19 +37,21 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
             .option("out", { type: "string", describe: "report folder (default reports/); replay files go to <out>/replays" })
             .option("reporter", { type: "string", array: true, default: ["console", "json"] }),
         ),
-      ),
+      )),
     async (a) => {
       const { candidate, rest } = candidateOf(a);
       const protocol = a.protocol as Protocol;
       const args = { ...(a as unknown as Record<string, unknown>), ...(candidate !== undefined ? { candidate } : {}), rest, clause: [], skip: [], scenario: [], reporter: list(a.reporter), color: colorWanted() } as Parameters<typeof fuzzPhase>[1];
+      checkReporters(list(a.reporter));
+      const finisher = reportFinisher(a as ReportArgs);
       const budget = fuzzBudget(args, protocol === "provider" ? 100 : 10);
       const outDir = (a.out as string | undefined) ?? "reports";
       process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""})\n`);
       const startedAt = new Date();
       const outcome = await fuzzPhase(protocol, args, budget, outDir);
       const secrets = protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
-      const report = fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets);
-      emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted() });
+      const report = finisher.finish(fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets));
+      emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
       setCode(outcome.cases === 0 ? 1 : exitCodeFor(report.summary));
     },
   );

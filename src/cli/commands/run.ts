@@ -3,13 +3,14 @@ import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { runCommand } from "../run.js";
 import { withFuzzOptions } from "./fuzz.js";
+import { withReportOptions } from "../report-options.js";
 
 export function runCommandDefinition(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "run [candidate] [args..]",
     "run the conformance suite against a candidate (or every bundled example when none is given)",
     (c) =>
-      withFuzzOptions(withLaunchOptions(
+      withReportOptions(withFuzzOptions(withLaunchOptions(
         c
           .positional("candidate", { type: "string", describe: "path to the candidate executable" })
           .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
@@ -22,8 +23,8 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("skip", { type: "string", array: true, describe: "leave out clauses matching PATTERN" })
           .option("timeout", { type: "number", describe: "provider: deadline of every call in ms (default budget + 1000)" })
           .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
-          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json" }),
-      )),
+          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json)" }),
+      ))),
     async (a) => {
       const { candidate, rest } = candidateOf(a);
       const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
@@ -50,6 +51,11 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("fuzzRuns", a.fuzzRuns as number | undefined),
           ...optional("fuzzTime", a.fuzzTime as number | undefined),
           ...optional("seed", a.seed as number | undefined),
+          ...optional("expectedFailures", a.expectedFailures as string | undefined),
+          ...optional("flaky", a.flaky as string | undefined),
+          ...optional("level", a.level as string | undefined),
+          ...optional("docsUrl", a.docsUrl as string | undefined),
+          ...optional("quiet", a.quiet as boolean | undefined),
           scenario: list(a.scenario as unknown),
           clause: list(a.clause),
           skip: list(a.skip),

@@ -169,6 +169,11 @@ describe("summarize and exitCodeFor", () => {
         SHOULD: { passed: 0, failed: 1, skipped: 1, notApplicable: 0 },
         MAY: { passed: 1, failed: 0, skipped: 0, notApplicable: 1 },
       },
+      warnings: 1,
+      expectedFailures: 0,
+      flaky: 0,
+      stale: [],
+      level: "must",
       conformant: true,
       verdict: "conformant",
     });

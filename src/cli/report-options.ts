@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import type { Argv } from "yargs";
+import { KitError } from "../core/errors.js";
+import { applyExpectations, parseExpectations, type ExpectationEntry } from "../core/report/expectations.js";
+import type { CountedLevel, RunReport } from "../core/report/types.js";
+
+/** Options that shape the verdict and the output, shared by run, fuzz and check. */
+export interface ReportArgs {
+  expectedFailures?: string;
+  flaky?: string;
+  level?: string;
+  docsUrl?: string;
+  quiet?: boolean;
+}
+
+export function withReportOptions<T>(y: Argv<T>): Argv<T> {
+  return y
+    .option("expected-failures", { type: "string", describe: "file of clause patterns (# comments, optional @mode) that are known to fail; a listed clause that passes, or a pattern that matches nothing, fails the run as stale" })
+    .option("flaky", { type: "string", describe: "file of clause patterns that may fail either way" })
+    .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels' failures decide the exit code (default must); others show as warnings" })
+    .option("docs-url", { type: "string", describe: "where reports link clause docs (default: the kit's docs/clauses.md)" })
+    .option("quiet", { type: "boolean", describe: "no progress line" }) as Argv<T>;
+}
+
+function readEntries(path: string | undefined): ExpectationEntry[] {
+  if (path === undefined) return [];
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new KitError("usage", `cannot read ${path}: ${(error as Error).message}`);
+  }
+  return parseExpectations(text, path);
+}
+
+export interface Finisher {
+  finish(report: RunReport): RunReport;
+}
+
+/** Reads the expectation files once (before the run, so a bad file fails fast) and applies them to each report. */
+export function reportFinisher(args: ReportArgs): Finisher {
+  const expected = readEntries(args.expectedFailures);
+  const flaky = readEntries(args.flaky);
+  const level = (args.level ?? "must") as CountedLevel;
+  return { finish: (report) => applyExpectations(report, { expected, flaky, level }) };
+}
