@@ -12,13 +12,14 @@ function failLabel(result: ClauseResult, report: RunReport): string {
   return countedFailures([result], report.summary.level).length === 0 ? "WARN" : "FAIL";
 }
 
+/** Five columns wide, so every clause line lines up: PASS, FAIL, WARN, XFAIL, FLAKY, SKIP, N/A. */
 function statusLabel(result: ClauseResult, report: RunReport, style: Style): string {
-  if (result.status === "pass") return style.green(LABEL.pass);
+  if (result.status === "pass") return style.green(LABEL.pass.padEnd(5));
   if (result.status === "fail") {
     const label = failLabel(result, report);
-    return label === "FAIL" ? style.red(label) : style.yellow(label.padEnd(4));
+    return label === "FAIL" ? style.red(label.padEnd(5)) : style.yellow(label.padEnd(5));
   }
-  return style.dim(LABEL[result.status]);
+  return style.dim(LABEL[result.status].trimEnd().padEnd(5));
 }
 
 function indent(text: string, prefix: string): string {
@@ -50,7 +51,7 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
   for (const result of report.clauses) {
     const reason = result.reason ? style.dim(` — ${printable(result.reason)}`) : "";
-    lines.push(`${statusLabel(result, report, style)}  ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
+    lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
     if (result.status === "fail") {
       for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
       if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));

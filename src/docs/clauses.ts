@@ -1,0 +1,231 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SCENARIOS } from "../core/agent-cli/scenarios.js";
+import { loadCatalogue } from "../core/clauses/catalogue.js";
+import { packageRoot } from "../core/paths.js";
+import type { Clause, Protocol } from "../core/report/types.js";
+import { areaOf, clauseAnchor } from "../reporters/links.js";
+
+/**
+ * Generates docs/clauses.md from suites/ (pure: same inputs, same bytes; no dates). Which
+ * fake proves a clause can fail lives in the test tables, which src/ must not import: the
+ * caller (scripts/clause-docs.mjs, the docs test) loads them and passes them in.
+ */
+
+/** One row of a fault table in test/integration/*-faults.ts (only the fields the docs use). */
+export interface FaultCase {
+  fault?: string;
+  name?: string;
+  fails: readonly string[];
+  scenarios?: readonly string[];
+  options?: readonly string[];
+  launch?: string;
+  kitEnv?: Readonly<Record<string, string>>;
+}
+
+export interface FaultTable {
+  /** The broken fake the cases run, e.g. test/fakes/provider-fake.mjs. */
+  fake: string;
+  /** The file listing the cases, e.g. test/integration/provider-faults.ts. */
+  table: string;
+  cases: readonly FaultCase[];
+}
+
+/** Where the fault tables are; the generator script and the docs test load these files. */
+export const FAULT_SOURCES: readonly { fake: string; table: string }[] = [
+  { fake: "test/fakes/provider-fake.mjs", table: "test/integration/provider-faults.ts" },
+  { fake: "test/fakes/agent-cli-fake.mjs", table: "test/integration/agent-cli-faults.ts" },
+];
+
+const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
+
+function isFaultCase(value: unknown): value is FaultCase {
+  if (value === null || typeof value !== "object") return false;
+  const c = value as Record<string, unknown>;
+  const env = c.kitEnv;
+  const envOk = env === undefined || (env !== null && typeof env === "object" && Object.values(env).every((v) => typeof v === "string"));
+  return strings(c.fails) && (typeof c.fault === "string" || typeof c.name === "string") && envOk;
+}
+
+/** Every fault case of a loaded table module: the rows of each exported array of cases. */
+export function faultCasesOf(module: Readonly<Record<string, unknown>>): FaultCase[] {
+  return Object.keys(module)
+    .sort()
+    .flatMap((key) => {
+      const value = module[key];
+      return Array.isArray(value) && value.length > 0 && value.every(isFaultCase) ? value : [];
+    });
+}
+
+const PROTOCOLS: readonly { protocol: Protocol; title: string; about: string }[] = [
+  {
+    protocol: "provider",
+    title: "Policy providers (aw-provider/v1alpha1)",
+    about:
+      "The kit plays the host: one process per request, the request on stdin, one JSON object expected on stdout. " +
+      "A run sends, in order, `describe`, `validate_config` (the given configuration, the given invalid ones and the kit's own probes), " +
+      "the `invoke` matrix (every described operation × tool event × admissible effect set × probe tool) and the hostile probes. " +
+      "With `--fuzz-runs`, fuzzed requests are judged by the same checks.",
+  },
+  {
+    protocol: "agent-cli",
+    title: "Agent CLIs (AWP JSON Lines over stdin/stdout)",
+    about:
+      "The kit launches the CLI as the Desktop does and drives the scenarios below against its own deterministic model. " +
+      "Every transcript of a run is judged by every check; the table says which scenario is there to exercise which clauses.",
+  },
+];
+
+/** How each area is tested when no scenario names it: the provider request groups, and agent-cli launch. */
+const AREA_TESTS: Readonly<Record<string, string>> = {
+  "provider/transport": "every answer to the kit's well-formed requests: `describe`, each `validate_config` and the whole `invoke` matrix (one bad answer fails the clause)",
+  "provider/envelope": "the envelope of every answer to a well-formed request: `describe`, `validate_config` and `invoke`",
+  "provider/describe": "the `describe` call that starts every run",
+  "provider/validate-config":
+    "the `validate_config` probes: the configuration given with `--config-json`/`--config-file`, the invalid ones from `--invalid-config-file`, and the kit's own (an unknown setting, each setting with a wrong type)",
+  "provider/invoke": "the invocation matrix: `invoke` for every described operation, tool event, admissible effect set and probe tool",
+  "provider/robustness": "the hostile probes: requests the upstream library never sends, one kind per clause",
+  "agent-cli/launch": "the launch configuration, before any process starts (from the command line, or the `AWP_AGENT_CLI_*` variables with `--from-env`)",
+};
+
+/** Escapes catalogue text (trusted, but written as prose) for Markdown; keeps snake_case names readable. */
+function md(text: string): string {
+  return text
+    .replace(/[\\`*[\]|$~]/g, (c) => `\\${c}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/_/g, (c, at: number, all: string) => (/[A-Za-z0-9]/.test(all[at - 1] ?? "") && /[A-Za-z0-9]/.test(all[at + 1] ?? "") ? c : `\\${c}`));
+}
+
+const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+const code = (text: string): string => `\`${text}\``;
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+function levelCounts(clauses: readonly Clause[]): string {
+  return (["MUST", "SHOULD", "MAY"] as const)
+    .map((level) => ({ level, n: clauses.filter((c) => c.level === level).length }))
+    .filter(({ n }) => n > 0)
+    .map(({ level, n }) => `${n} ${level}`)
+    .join(", ");
+}
+
+/** The one-line summary at the top of a suite file (its first comment), without the protocol prefix. */
+function areaSummary(protocol: Protocol, area: string): string {
+  const text = readFileSync(join(packageRoot(), "suites", protocol, `${area}.yaml`), "utf8");
+  const first = /^#\s*(.+)$/m.exec(text)?.[1] ?? "";
+  return first.replace(/^[^:]*:\s*/, "");
+}
+
+function howTested(clause: Clause): string {
+  const area = areaOf(clause.id);
+  if (clause.id.startsWith("agent-cli/")) {
+    const names = Object.entries(SCENARIOS)
+      .filter(([, s]) => s.judges.some((j: string) => clause.id === j || clause.id.startsWith(`${j}/`)))
+      .map(([name, s]) => `${code(name)} (${md(s.about)})`);
+    if (names.length > 0) return `${names.length === 1 ? "scenario" : "scenarios"} ${names.join("; ")}`;
+  }
+  return AREA_TESTS[area] ?? "not listed: no scenario or request group judges this area (a gap in src/docs/clauses.ts)";
+}
+
+function describeCase(table: FaultTable, c: FaultCase, clause: string): string {
+  const options = (c.options ?? []).join(" ");
+  const env = Object.entries(c.kitEnv ?? {}).map(([k, v]) => `${k}=${v}`);
+  const extras = [
+    options === "" ? "" : options.length <= 40 && !options.includes("`") ? `kit options ${code(options)}` : `kit options ${(c.options ?? []).filter((o) => o.startsWith("--")).map(code).join(", ")}`,
+    env.length > 0 ? `kit environment ${env.map(code).join(", ")}` : "",
+    c.launch !== undefined ? `launch ${code(c.launch)}` : "",
+    c.scenarios !== undefined && c.scenarios.length > 0 ? `scenario ${c.scenarios.map(code).join(", ")}` : "",
+    c.fails.length > 1 ? `also fails ${c.fails.filter((id) => id !== clause).map(code).join(", ")}` : "",
+  ].filter((e) => e !== "");
+  const run = c.fault !== undefined ? code(`${table.fake} --fault ${c.fault}`) : `${code(table.fake)} with a launch configuration that breaks it, case ${code(c.name ?? "?")}`;
+  return `${run}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`;
+}
+
+function provedBy(clause: Clause, faults: readonly FaultTable[] | undefined): string {
+  if (faults === undefined) return "the broken fakes in `test/fakes/`, see `test/integration/*-faults.ts`";
+  const found = faults.flatMap((table) => {
+    const cases = table.cases.filter((c) => c.fails.includes(clause.id)).map((c) => describeCase(table, c, clause.id));
+    return cases.length > 0 ? [`${cases.join("; ")}; listed in ${code(table.table)}`] : [];
+  });
+  return found.length > 0 ? found.join("; ") : "no broken fake fails this clause yet";
+}
+
+function renderClause(clause: Clause, faults: readonly FaultTable[] | undefined): string[] {
+  return [
+    `<a id="${clauseAnchor(clause.id)}"></a>`,
+    "",
+    `#### ${clause.id} · ${clause.level} · ${md(clause.title)}`,
+    "",
+    md(clause.text.trim()),
+    "",
+    `- **Source:** ${md(clause.source.doc)}, section “${md(clause.source.section)}”`,
+    ...(clause.modes !== undefined ? [`- **Modes:** ${clause.modes.map(code).join(", ")} only`] : []),
+    `- **How it is tested:** ${howTested(clause)}`,
+    `- **Shown to fail by:** ${provedBy(clause, faults)}`,
+    "",
+  ];
+}
+
+interface Area {
+  id: string;
+  clauses: Clause[];
+}
+
+function areasOf(clauses: readonly Clause[]): Area[] {
+  const areas: Area[] = [];
+  for (const clause of clauses) {
+    const id = areaOf(clause.id);
+    const last = areas[areas.length - 1];
+    if (last !== undefined && last.id === id) last.clauses.push(clause);
+    else areas.push({ id, clauses: [clause] });
+  }
+  return areas;
+}
+
+const INTRO = [
+  "# Conformance clauses",
+  "",
+  "<!-- Generated from suites/ by scripts/clause-docs.mjs; do not edit. Regenerate: npm run build && node scripts/clause-docs.mjs -->",
+  "",
+  "Every check of awp-conformance judges one clause below. Reports link each result here by its id: " +
+    "`provider/transport/utf8` is anchored as `#provider-transport-utf8`. Each clause gives its level, " +
+    "its text, the place in the contract it comes from, how the kit tests it, and the deliberately broken " +
+    "fake that shows the check can fail.",
+  "",
+  "| Level | Meaning |",
+  "|---|---|",
+  "| MUST | required by the contract; a failure makes the run not conformant |",
+  "| SHOULD | recommended; a failure is a warning unless the run uses `--level should` or `--level all` |",
+  "| MAY | optional behaviour the kit can still check; a failure counts only with `--level all` |",
+  "",
+  "A clause ends `pass`, `fail`, `skip` (something it needs did not happen; the report says what) or " +
+    "`not-applicable` (the situation never arose). A run is conformant when something was judged, no failure " +
+    "of a counted level stands, and no `--expected-failures` entry went stale.",
+  "",
+];
+
+/** docs/clauses.md. Pass the loaded fault tables to name the fake that breaks each clause. */
+export function renderClauseDocs(faults?: readonly FaultTable[]): string {
+  const protocols = PROTOCOLS.map((p) => ({ ...p, areas: areasOf(loadCatalogue(p.protocol)) }));
+  const lines = [...INTRO, "## Contents", ""];
+  for (const p of protocols) {
+    const all = p.areas.flatMap((a) => a.clauses);
+    lines.push(`- [${p.title}](#${p.protocol}): ${plural(all.length, "clause")} (${levelCounts(all)})`);
+    for (const area of p.areas) lines.push(`  - [${area.id}](#${clauseAnchor(area.id)}) (${levelCounts(area.clauses)}): ${md(areaSummary(p.protocol, area.id.split("/")[1] ?? "").replace(/\.$/, ""))}`);
+  }
+  lines.push("");
+  for (const p of protocols) {
+    lines.push(`<a id="${p.protocol}"></a>`, "", `## ${p.title}`, "", p.about, "");
+    if (p.protocol === "agent-cli") {
+      lines.push("| Scenario | What it does |", "|---|---|");
+      for (const [name, s] of Object.entries(SCENARIOS)) lines.push(`| ${code(name)} | ${md(s.about)} |`);
+      lines.push("");
+    }
+    for (const area of p.areas) {
+      lines.push(`<a id="${clauseAnchor(area.id)}"></a>`, "", `### ${area.id}`, "", capitalized(md(areaSummary(p.protocol, area.id.split("/")[1] ?? ""))), "");
+      for (const clause of area.clauses) lines.push(...renderClause(clause, faults));
+    }
+  }
+  return `${lines.join("\n").replace(/\n+$/, "")}\n`;
+}

@@ -1,0 +1,64 @@
+import { makeBadge } from "badge-maker";
+import type { Level, RunReport } from "../core/report/types.js";
+import type { ReporterOptions } from "./types.js";
+
+/**
+ * The conformance badge, as an SVG and as a shields.io endpoint JSON. The label is fixed and
+ * the message is built from the report's numbers and a known mode name only: nothing the
+ * candidate printed (or a tampered report's strings) can reach the badge.
+ */
+
+export const BADGE_LABEL = "awp-conformance";
+
+export type BadgeColor = "green" | "orange" | "red" | "lightgrey";
+
+export interface BadgeContent {
+  label: string;
+  message: string;
+  color: BadgeColor;
+}
+
+const MODES: readonly string[] = ["awp-jsonl", "stream-json"];
+const COUNTED: Record<string, { levels: readonly Level[]; name: string }> = {
+  must: { levels: ["MUST"], name: "MUST" },
+  should: { levels: ["MUST", "SHOULD"], name: "MUST/SHOULD" },
+  all: { levels: ["MUST", "SHOULD", "MAY"], name: "clauses" },
+};
+
+/** A count from the report, or 0 when it is not a sane number. */
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+
+/** The badge's label, message and colour for a report. */
+export function badgeContent(report: RunReport): BadgeContent {
+  const s = report.summary;
+  const mode = report.protocol === "agent-cli" && typeof report.mode === "string" && MODES.includes(report.mode) ? ` (${report.mode})` : "";
+  if (s.verdict === "conformant") {
+    const clean = count(s.warnings) + count(s.expectedFailures) + count(s.flaky) === 0;
+    return { label: BADGE_LABEL, message: `conformant${mode}`, color: clean ? "green" : "orange" };
+  }
+  if (s.verdict !== "not-conformant") return { label: BADGE_LABEL, message: "not judged", color: "lightgrey" };
+  const counted = COUNTED[Object.hasOwn(COUNTED, s.level) ? s.level : "must"] ?? { levels: ["MUST"], name: "MUST" };
+  let passed = 0;
+  let judged = 0;
+  for (const level of counted.levels) {
+    passed += count(s.byLevel?.[level]?.passed);
+    judged += count(s.byLevel?.[level]?.passed) + count(s.byLevel?.[level]?.failed);
+  }
+  // Every counted clause passed, yet the run failed: only stale expectation entries do that.
+  const message = passed === judged ? `stale expectations${mode}` : `${passed} of ${judged} ${counted.name}${mode}`;
+  return { label: BADGE_LABEL, message, color: "red" };
+}
+
+/** The badge as an SVG image (badge.svg). */
+export function renderBadgeSvg(report: RunReport, _options?: ReporterOptions): string {
+  const { label, message, color } = badgeContent(report);
+  return `${makeBadge({ label, message, color })}\n`;
+}
+
+/** The shields.io endpoint JSON (badge.json): `https://img.shields.io/endpoint?url=<where it is served>`. */
+export function renderBadgeJson(report: RunReport, _options?: ReporterOptions): string {
+  const { label, message, color } = badgeContent(report);
+  return `${JSON.stringify({ schemaVersion: 1, label, message, color })}\n`;
+}

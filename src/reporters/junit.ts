@@ -1,0 +1,175 @@
+import { countedFailures } from "../core/report/judge.js";
+import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { areaOf, clauseLink } from "./links.js";
+import type { ReporterOptions } from "./types.js";
+import { xmlAttrs, xmlText } from "./xml.js";
+
+/**
+ * How a clause shows in JUnit. Only failures that count against the verdict are
+ * `<failure>`s; expected, flaky and uncounted-level failures (warnings) are `<skipped>`
+ * with their findings in `<system-out>`, so they stay visible without failing CI.
+ */
+type Outcome = "pass" | "failure" | "expected" | "flaky" | "warning" | "skip" | "not-applicable";
+
+function outcomeOf(result: ClauseResult, report: RunReport): Outcome {
+  if (result.status !== "fail") return result.status;
+  if (result.expectation === "expected-failure") return "expected";
+  if (result.expectation === "flaky") return "flaky";
+  return countedFailures([result], report.summary.level).length > 0 ? "failure" : "warning";
+}
+
+interface Tally {
+  tests: number;
+  failures: number;
+  skipped: number;
+}
+
+function tally(results: readonly ClauseResult[], report: RunReport): Tally {
+  const outcomes = results.map((r) => outcomeOf(r, report));
+  return {
+    tests: outcomes.length,
+    failures: outcomes.filter((o) => o === "failure").length,
+    skipped: outcomes.filter((o) => o !== "pass" && o !== "failure").length,
+  };
+}
+
+/** Run duration in seconds (the report times the run, not each clause). */
+function runSeconds(report: RunReport): string {
+  const ms = Date.parse(report.endedAt) - Date.parse(report.startedAt);
+  return Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : "0";
+}
+
+/** Continuation lines of a multi-line value, indented under their label. */
+function hang(text: string, pad: string): string {
+  return text.replace(/\r?\n$/, "").split(/\r?\n/).join(`\n${pad}`);
+}
+
+function findingLines(finding: Finding, n: number): string[] {
+  const where = [finding.scenario, finding.requestId !== undefined ? `request ${finding.requestId}` : undefined]
+    .filter((part): part is string => part !== undefined && part !== "")
+    .join(" · ");
+  const origin = finding.foundBy === "fuzz" ? "found by fuzzing: " : "";
+  const lines = [`${n}. ${origin}${hang(finding.message, "   ")}${where ? `  [${where}]` : ""}`];
+  if (finding.expected !== undefined) lines.push(`   expected: ${hang(finding.expected, "             ")}`);
+  if (finding.seen !== undefined) lines.push(`   seen:     ${hang(finding.seen, "             ")}`);
+  for (const evidence of finding.evidence ?? []) {
+    const seq = evidence.seq !== undefined ? ` #${evidence.seq}` : "";
+    const at = evidence.line !== undefined ? ` (line ${evidence.line}, column ${evidence.column ?? "?"})` : "";
+    lines.push(`   ${evidence.stream ?? "evidence"}${seq}${at}: ${hang(evidence.excerpt, "     ")}`);
+  }
+  if (finding.reproduce !== undefined) lines.push(`   reproduce: ${hang(finding.reproduce, "              ")}`);
+  if (finding.foundBy !== undefined) lines.push(`   found by: ${finding.foundBy}`);
+  if (finding.wire !== undefined && finding.wire.length > 0) {
+    lines.push("   wire:");
+    for (const entry of finding.wire) {
+      const mark = entry.highlight === true ? ">" : " ";
+      const cut = entry.truncated === true ? " …(truncated)" : "";
+      lines.push(`   ${mark} [${entry.t} ms] ${entry.stream}: ${hang(entry.text, "       ")}${cut}`);
+    }
+  }
+  return lines;
+}
+
+/** Every finding of a clause (up to maxFindings when given), and the clause's documentation link. */
+function findingsText(result: ClauseResult, options: ReporterOptions): string {
+  const max = options.maxFindings ?? result.findings.length;
+  const lines = result.findings.slice(0, max).flatMap((f, i) => findingLines(f, i + 1));
+  if (result.findings.length > max) lines.push(`… and ${result.findings.length - max} more in the JSON report`);
+  lines.push(`see: ${clauseLink(result.id, options.docsUrl)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function headline(result: ClauseResult): string {
+  const first = result.findings[0]?.message ?? "failed";
+  const more = result.findings.length > 1 ? ` (and ${result.findings.length - 1} more finding${result.findings.length > 2 ? "s" : ""})` : "";
+  return `${first}${more}`;
+}
+
+function skipText(result: ClauseResult, outcome: Outcome, report: RunReport): string | undefined {
+  switch (outcome) {
+    case "skip":
+      return result.reason ?? "skipped";
+    case "not-applicable":
+      return `not applicable: ${result.reason ?? "nothing to judge"}`;
+    case "expected":
+      return `expected failure: ${headline(result)}`;
+    case "flaky":
+      return `flaky: ${headline(result)}`;
+    case "warning":
+      return `warning: ${result.level} failure not counted at --level ${report.summary.level}: ${headline(result)}`;
+    default:
+      return undefined;
+  }
+}
+
+function testcase(result: ClauseResult, report: RunReport, options: ReporterOptions): string[] {
+  const outcome = outcomeOf(result, report);
+  const open = `    <testcase${xmlAttrs({ classname: areaOf(result.id), name: `${result.id} — ${result.title}`, time: "0" })}`;
+  const skipped = skipText(result, outcome, report);
+  if (outcome === "pass") return [`${open}/>`];
+  const body: string[] = [];
+  if (skipped !== undefined) body.push(`      <skipped>${xmlText(skipped)}</skipped>`);
+  if (outcome === "failure") {
+    body.push(`      <failure${xmlAttrs({ message: headline(result), type: result.level })}>${xmlText(findingsText(result, options))}</failure>`);
+  } else if (result.findings.length > 0) {
+    body.push(`      <system-out>${xmlText(findingsText(result, options))}</system-out>`);
+  }
+  return [`${open}>`, ...body, "    </testcase>"];
+}
+
+/** Run-level facts, repeated in every suite (JUnit has properties on suites only). */
+function properties(report: RunReport): [string, string][] {
+  const s = report.summary;
+  const props: [string, string][] = [
+    ["candidate.argv", JSON.stringify(report.candidate.argv)],
+    ["protocol", report.protocol],
+  ];
+  if (report.mode !== undefined) props.push(["mode", report.mode]);
+  props.push(
+    ["kit.name", report.tool.name],
+    ["kit.version", report.tool.version],
+    ["verdict", s.verdict],
+    ["conformant", String(s.conformant)],
+    ["level", s.level],
+    ["startedAt", report.startedAt],
+    ["endedAt", report.endedAt],
+  );
+  s.stale.forEach((entry, i) => props.push([`stale.${i + 1}`, entry]));
+  report.notes.forEach((note, i) => props.push([`note.${i + 1}`, note]));
+  return props;
+}
+
+function suite(name: string, results: readonly ClauseResult[], report: RunReport, options: ReporterOptions): string[] {
+  const t = tally(results, report);
+  const attrs = { name, tests: t.tests, failures: t.failures, errors: 0, skipped: t.skipped, time: "0", timestamp: report.startedAt };
+  return [
+    `  <testsuite${xmlAttrs(attrs)}>`,
+    "    <properties>",
+    ...properties(report).map(([key, value]) => `      <property${xmlAttrs({ name: key, value })}/>`),
+    "    </properties>",
+    ...results.flatMap((r) => testcase(r, report, options)),
+    "  </testsuite>",
+  ];
+}
+
+/**
+ * JUnit XML, valid against the Jenkins JUnit schema: one `<testsuite>` per protocol area,
+ * one `<testcase>` per clause. An empty run still gets one (empty) suite, to carry the properties.
+ */
+export function renderJunit(report: RunReport, options: ReporterOptions): string {
+  const areas = new Map<string, ClauseResult[]>();
+  for (const result of report.clauses) {
+    const area = areaOf(result.id);
+    areas.set(area, [...(areas.get(area) ?? []), result]);
+  }
+  if (areas.size === 0) areas.set(report.protocol, []);
+  const t = tally(report.clauses, report);
+  const name = `${report.tool.name} ${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""}`;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${xmlAttrs({ name, tests: t.tests, failures: t.failures, errors: 0, time: runSeconds(report) })}>`,
+    ...[...areas].flatMap(([area, results]) => suite(area, results, report, options)),
+    "</testsuites>",
+  ];
+  return `${lines.join("\n")}\n`;
+}

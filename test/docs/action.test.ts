@@ -1,0 +1,78 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { REPORTERS } from "../../src/reporters/registry.js";
+
+/** The composite action third-party adapter repositories use; no runner here, so only its shape is checked. */
+interface Step {
+  name?: string;
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
+}
+
+interface Action {
+  name: string;
+  inputs: Record<string, { required?: boolean; default?: string; description: string }>;
+  outputs: Record<string, { value: string; description: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(readFileSync(new URL("../../action.yml", import.meta.url), "utf8")) as Action;
+const steps = action.runs.steps;
+const scripts = steps.flatMap((s) => (s.run === undefined ? [] : [s.run]));
+
+describe("action.yml", () => {
+  it("is a composite action with the documented inputs", () => {
+    expect(action.runs.using).toBe("composite");
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(["protocol", "candidate", "args", "kit-version", "reporters", "out"]));
+    expect(action.inputs.protocol?.required).toBe(true);
+    expect(action.inputs.candidate?.required).toBe(true);
+    expect(action.inputs.reporters?.default).toBe("console,json,junit,markdown,html,badge");
+    expect(action.inputs.out?.default).toBe("awp-conformance-reports");
+    for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toBeTruthy();
+  });
+
+  it("exposes verdict and exit-code from its steps", () => {
+    expect(Object.keys(action.outputs).sort()).toEqual(["exit-code", "verdict"]);
+    expect(action.outputs.verdict?.value).toBe("${{ steps.verdict.outputs.verdict }}");
+    expect(action.outputs["exit-code"]?.value).toBe("${{ steps.run.outputs.exit-code }}");
+    expect(steps.map((s) => s.id)).toEqual(expect.arrayContaining(["install", "run", "verdict"]));
+  });
+
+  it("sets up Node 20, runs the kit, publishes the summary and the reports, then fails on a nonzero exit", () => {
+    const setup = steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
+    expect(setup?.with?.["node-version"]).toBe("20");
+    expect(scripts.some((r) => r.includes("npm ci") && r.includes("npm install --global"))).toBe(true);
+    expect(scripts.some((r) => /node "\$KIT" run --protocol "\$PROTOCOL" --out "\$OUT" --reporter "\$REPORTERS"/.test(r) && r.includes("set +e"))).toBe(true);
+    expect(scripts.some((r) => r.includes("$OUT/report.md") && r.includes("$GITHUB_STEP_SUMMARY"))).toBe(true);
+    expect(scripts.some((r) => r.includes("$OUT/report.json") && r.includes("verdict="))).toBe(true);
+    const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with?.path).toBe("${{ inputs.out }}");
+    const last = steps[steps.length - 1];
+    expect(last?.run).toContain("exit 1");
+    expect(last?.env?.CODE).toBe("${{ steps.run.outputs.exit-code }}");
+  });
+
+  it("never expands inputs inside a script (no script injection): they arrive as environment variables", () => {
+    for (const script of scripts) expect(script).not.toContain("${{");
+  });
+
+  it("has scripts bash can parse", () => {
+    for (const step of steps.filter((s) => s.run !== undefined)) {
+      expect(step.shell, step.name).toBe("bash");
+      expect(() => execFileSync("bash", ["-n"], { input: step.run, stdio: ["pipe", "ignore", "pipe"] }), step.name).not.toThrow();
+    }
+  });
+
+  it("asks only for reporters the kit knows, whose files it names", () => {
+    for (const name of (action.inputs.reporters?.default ?? "").split(",")) expect(Object.keys(REPORTERS), name).toContain(name);
+    const files = Object.values(REPORTERS).flatMap((outputs) => outputs.flatMap((o) => (o.file === undefined ? [] : [o.file])));
+    expect(files).toEqual(expect.arrayContaining(["report.json", "report.md"]));
+  });
+});

