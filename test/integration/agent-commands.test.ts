@@ -1,20 +1,16 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, describe, expect, it } from "vitest";
-import { CLI, ROOT, runCli, tempDir } from "./cli.js";
+import { describe, expect, it } from "vitest";
+import { CLI, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const REFERENCE = join(ROOT, "examples/reference-agent-cli/agent-cli.mjs");
 const REFERENCE_ENV = ["--env", "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "--env", "AWP_REFERENCE_API_KEY={{fixture.token}}", "--env", "AWP_REFERENCE_TIMEOUT_MS=2000"];
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDirs();
 
 describe("awp-conformance record", () => {
   it("saves a live session as a transcript that check then judges", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
+    const dir = temp();
     const file = join(dir, "session.jsonl");
     const recorded = await runCli(["record", "--scenario", "tools", "--out", file, ...REFERENCE_ENV, REFERENCE]);
     expect(recorded.code).toBe(0);

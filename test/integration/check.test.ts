@@ -1,20 +1,12 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
+import { describe, expect, it } from "vitest";
+import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const GOLDEN = join(ROOT, "golden/agent-cli");
 const UPSTREAM = resolve(ROOT, "../shared/upstream");
 const goldenFiles = readdirSync(GOLDEN).filter((f) => f.endsWith(".jsonl")).map((f) => join(GOLDEN, f));
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-const temp = (): string => {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-};
+const temp = useTempDirs();
 
 async function check(files: string[], extra: string[] = []): Promise<{ code: number; out: string; stdout: string }> {
   const out = temp();

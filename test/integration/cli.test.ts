@@ -1,20 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kitSchema } from "../../src/core/schema.js";
-import { readReport, ROOT, runCli, tempDir } from "./cli.js";
+import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
-const dirs: string[] = [];
-const temp = (): string => {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDirs();
 
 describe("awp-conformance list and digest", () => {
   it("lists every provider clause with its level and title", async () => {

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
+import { afterAll } from "vitest";
 import type { RunReport } from "../../src/core/report/types.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -36,4 +37,17 @@ export function readReport(dir: string): RunReport {
 
 export function failing(report: RunReport): string[] {
   return report.clauses.filter((c) => c.status === "fail").map((c) => c.id).sort();
+}
+
+/** A temp-dir factory for one test file; every folder it made is removed after the file's tests. */
+export function useTempDirs(prefix?: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir(prefix);
+    dirs.push(dir);
+    return dir;
+  };
 }

@@ -1,20 +1,12 @@
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
+import { describe, expect, it } from "vitest";
+import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
 const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
 const CONFIG = ["--config-file", join(ROOT, "test/fakes/provider-lean-config.json")];
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-const temp = (): string => {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-};
+const temp = useTempDirs();
 
 interface Replay {
   clause: string;

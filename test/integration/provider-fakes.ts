@@ -1,7 +1,6 @@
-import { rmSync } from "node:fs";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { join } from "node:path";
-import { failing, readReport, ROOT, runCli, tempDir } from "./cli.js";
+import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 import type { FaultCase } from "./provider-faults.js";
 
 const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
@@ -14,14 +13,10 @@ const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
  * kind runs with provider/robustness skipped and the second with provider/robustness only.
  */
 export function faultTests(cases: readonly FaultCase[], withRobustness: boolean): void {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  const temp = useTempDirs();
   for (const c of cases) {
     it(`${c.fault} fails exactly ${c.fails.join(", ")}`, async () => {
-      const out = tempDir();
-      dirs.push(out);
+      const out = temp();
       const result = await runCli([
         "run", "--protocol", "provider",
         "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),

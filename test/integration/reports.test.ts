@@ -1,18 +1,13 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readReport, ROOT, runCli, tempDir } from "./cli.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
 const FILES = ["report.json", "report.xml", "report.tap", "report.md", "report.html", "badge.svg", "badge.json"];
 let out = "";
 let code = -1;
-const dirs: string[] = [];
-const temp = (): string => {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-};
+const temp = useTempDirs();
 
 // One real run with a SHOULD failure; every other test re-renders or re-judges its report.json.
 beforeAll(async () => {
@@ -20,9 +15,6 @@ beforeAll(async () => {
   const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/robustness", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"), "--reporter", "console,json,junit,tap,markdown,html,badge", "--out", out, FAKE, "--", "--fault", "accept-duplicate-keys"]);
   code = result.code;
 }, 60_000);
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 describe("reporters from the command line", () => {
   it("writes every format under its documented name; a SHOULD failure is a warning", () => {
