@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "dist/**"],
-    testTimeout: 30_000,
+    // Generous: integration tests run real candidates on a loaded 2-core CI box; every wait inside is bounded anyway.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Most integration time is spent in candidate processes; use both cores of a 2-core CI box.
