@@ -1,8 +1,7 @@
+import { SECRET_ENV_NAME } from "../core/agent-cli/launch.js";
 import type { RunReport } from "../core/report/types.js";
 import { shellQuote } from "../runner/provider/reproduce.js";
 import type { LaunchArgs } from "./agent-options.js";
-
-const SECRET_NAME = /(key|token|secret|passw(or)?d|credential|auth)/i;
 
 /**
  * Gives each agent-cli finding a command that reruns just its scenario with the same launch
@@ -12,7 +11,7 @@ export function attachAgentReproductions(report: RunReport, args: LaunchArgs & {
   const mode = report.mode ?? "awp-jsonl";
   const env = (Array.isArray(args.env) ? args.env.map(String) : args.env !== undefined ? [String(args.env)] : []).map((pair) => {
     const name = pair.slice(0, pair.indexOf("="));
-    return SECRET_NAME.test(name) && !pair.includes("{{") ? `${name}=$${name}` : pair;
+    return SECRET_ENV_NAME.test(name) && !pair.includes("{{") ? `${name}=$${name}` : pair;
   });
   const base = [
     "awp-conformance", "run", "--protocol", "agent-cli", "--mode", mode,

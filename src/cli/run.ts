@@ -4,7 +4,8 @@ import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor } from "../core/report/judge.js";
 import type { ScenarioName } from "../core/agent-cli/scenarios.js";
 import { SCENARIO_NAMES } from "../core/agent-cli/scenarios.js";
-import { runAgentCliSuite } from "../runner/agent-cli/suite.js";
+import { runAgentCliSuite, secretsOf } from "../runner/agent-cli/suite.js";
+import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
@@ -74,7 +75,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
   const turnTimeoutMs = positive(args.turnTimeout, "--turn-timeout");
   const jobs = positive(args.jobs, "--jobs");
   const scenarios = scenarioNames(args.scenario);
-  const { report } = await runAgentCliSuite({
+  const { report, run } = await runAgentCliSuite({
     config,
     facts,
     ...(turnTimeoutMs !== undefined ? { turnTimeoutMs } : {}),
@@ -85,7 +86,8 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
     onScenario: (name) => progress.update(`agent-cli (${config.mode}) · scenario ${name} done`),
   });
   attachAgentReproductions(report, args);
-  return report;
+  // The reproduce lines repeat the launch options: the same secrets stay out of them.
+  return redactDeep(report, makeRedactor(secretsOf(run)));
 }
 
 async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunReport; code: 0 | 1 }> {

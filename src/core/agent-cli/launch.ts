@@ -18,6 +18,9 @@ export const LIMITS = {
   sessionId: /^[A-Za-z0-9._:-]{1,256}$/,
 } as const;
 
+/** Environment names whose values the kit treats as secrets (never shown in reports or commands). */
+export const SECRET_ENV_NAME = /(key|token|secret|passw(or)?d|credential|auth)/i;
+
 /** What the operator configured, before placeholders are expanded. */
 export interface LaunchConfig {
   executable: string;

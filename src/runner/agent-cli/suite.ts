@@ -1,5 +1,7 @@
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
+import { secretArgIndexes } from "../../core/agent-cli/checks/launch.js";
 import { judgeAgentRun } from "../../core/agent-cli/judge.js";
+import { SECRET_ENV_NAME } from "../../core/agent-cli/launch.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "../../core/agent-cli/scenarios.js";
 import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
@@ -17,13 +19,12 @@ export function scenariosFor(selected: (id: string) => boolean): ScenarioName[] 
   return SCENARIO_NAMES.filter((name) => SCENARIOS[name].judges.some((prefix) => ids.some((id) => id === prefix || id.startsWith(`${prefix}/`))));
 }
 
-const SECRET_NAME = /(key|token|secret|passw(or)?d|credential|auth)/i;
-
 /** Values the report must never show: the fixture key, secret-looking prefix arguments and env values. */
 export function secretsOf(run: AgentRun): string[] {
   const args = run.launch?.prefixArgs ?? [];
-  const flagged = args.filter((arg, i) => /^(sk-|Bearer\s)|(api[-_]?key|token|secret|password)=/i.test(arg) || /^--?(api[-_]?key|token|secret|password|passwd)$/i.test(args[i - 1] ?? ""));
-  const env = Object.entries(run.launch?.env ?? {}).filter(([name, value]) => SECRET_NAME.test(name) && value.length >= 4 && !value.includes("{{")).map(([, value]) => value);
+  // The same arguments the no-secrets-in-args clause flags, so a flagged value never shows in argv.
+  const flagged = secretArgIndexes(args).map((i) => args[i] as string);
+  const env = Object.entries(run.launch?.env ?? {}).filter(([name, value]) => SECRET_ENV_NAME.test(name) && value.length >= 4 && !value.includes("{{")).map(([, value]) => value);
   return [...(run.token !== undefined ? [run.token] : []), ...flagged, ...env];
 }
 

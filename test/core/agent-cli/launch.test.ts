@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { urlsIn } from "../../../src/core/agent-cli/checks/launch.js";
+import { secretArgIndexes, urlsIn } from "../../../src/core/agent-cli/checks/launch.js";
+import { secretsOf } from "../../../src/runner/agent-cli/suite.js";
 import { launchChecks } from "../../../src/core/agent-cli/checks/launch.js";
 import { childEnvironment, desktopArgv, expandPlaceholders, type LaunchFacts } from "../../../src/core/agent-cli/launch.js";
 
@@ -36,6 +37,13 @@ describe("launch configuration", () => {
 
   it("expands only the known placeholders", () => {
     expect(expandPlaceholders("{{fixture.openai}}/x {{other}}", { "fixture.openai": "http://127.0.0.1:9/v1" })).toBe("http://127.0.0.1:9/v1/x {{other}}");
+  });
+
+  it("redacts exactly the prefix arguments the no-secrets clause flags, and secret-named env values", () => {
+    const args = ["--verbose", "ghp_abcdefghijklmnopqrstuvwx", "--token", "plain", "AKIAABCDEFGHIJKLMNOP"];
+    expect(secretArgIndexes(args)).toEqual([1, 3, 4]);
+    const run = { mode: "awp-jsonl" as const, transcripts: [], launch: facts({ prefixArgs: args, env: { MY_API_KEY: "k-123456", BASE: "http://x", TOKEN: "{{fixture.token}}" } }), turnTimeoutMs: 1, offline: false };
+    expect(secretsOf(run)).toEqual(["ghp_abcdefghijklmnopqrstuvwx", "plain", "AKIAABCDEFGHIJKLMNOP", "k-123456"]);
   });
 
   it("finds URLs in args and env values", () => {

@@ -58,6 +58,14 @@ export function urlsIn(facts: LaunchFacts): UrlUse[] {
 
 const remote = (use: UrlUse): boolean => !LOOPBACK.has(use.url.hostname);
 
+/** Positions of prefix arguments that look like secrets (a key-like value, or the value after --token and the like). */
+export function secretArgIndexes(args: readonly string[]): number[] {
+  return args.flatMap((arg, i) => {
+    const previous = args[i - 1];
+    return SECRET_VALUE.test(arg) || (previous !== undefined && SECRET_FLAG.test(previous)) ? [i] : [];
+  });
+}
+
 export const launchChecks: Check<AgentRun>[] = [
   launchCheck(`${ID}/absolute-executable`, (f) => (isAbsolute(f.executable) ? [] : [`${f.executable} is not an absolute path (cli_executable_must_be_absolute)`])),
   launchCheck(`${ID}/regular-executable`, (f) =>
@@ -94,10 +102,6 @@ export const launchChecks: Check<AgentRun>[] = [
     urlsIn(f).filter((u) => remote(u) && u.url.protocol === "http:").map((u) => `${u.where} uses plain http to ${u.url.host}`),
   ),
   launchCheck(`${ID}/no-secrets-in-args`, (f) =>
-    f.prefixArgs.flatMap((arg, i) => {
-      const previous = f.prefixArgs[i - 1];
-      const flagged = SECRET_VALUE.test(arg) || (previous !== undefined && SECRET_FLAG.test(previous));
-      return flagged ? [`prefix argument ${i + 1} looks like a secret (value not shown); pass it through the environment`] : [];
-    }),
+    secretArgIndexes(f.prefixArgs).map((i) => `prefix argument ${i + 1} looks like a secret (value not shown); pass it through the environment`),
   ),
 ];
