@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Argv } from "yargs";
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
@@ -89,8 +89,4 @@ export function fixtureCommand(y: Argv): Argv {
       await fixture.close();
     },
   );
-}
-
-export function readTranscriptFile(path: string): string {
-  return readFileSync(path, "utf8");
 }

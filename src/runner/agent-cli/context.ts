@@ -70,6 +70,13 @@ export class ScenarioContext {
     return session;
   }
 
+  /** Launches, then watches stdout for `quietMs` before the first line is written (output then breaks silence). */
+  async start(extras: LaunchExtras = {}, quietMs = 100): Promise<LiveSession> {
+    const session = await this.launch(extras);
+    await session.waitQuiet(quietMs);
+    return session;
+  }
+
   /** A user line: the prompt with the directive appended as text, plus any extra blocks. */
   userLine(prompt: string, directive: Directive | undefined, extra: Block[] = [], textFirst = true): string {
     const text = directive === undefined ? prompt : `${prompt} ${renderDirective(directive)}`;

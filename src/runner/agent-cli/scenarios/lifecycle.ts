@@ -5,8 +5,7 @@ const SHUTDOWN_WAIT_MS = 2000;
 const SIGTERM_WAIT_MS = 3500;
 
 export async function resume(ctx: ScenarioContext): Promise<void> {
-  const first = await ctx.launch();
-  await first.waitQuiet(100);
+  const first = await ctx.start();
   await ctx.turn(first, "Remember the word awp-resume-marker-41.", { turn: "resume-1" });
   const id = ctx.sessionId(first);
   first.closeStdin();
@@ -17,14 +16,12 @@ export async function resume(ctx: ScenarioContext): Promise<void> {
     ctx.note(id === undefined ? "the first process reported no session_id, so there is nothing to resume" : "the first process reported a session_id the Desktop cannot pass to --resume");
     return;
   }
-  const second = await ctx.launch({ resume: id });
-  await second.waitQuiet(100);
+  const second = await ctx.start({ resume: id });
   await ctx.turn(second, "Which word did I ask you to remember?", { turn: "resume-2" });
 }
 
 export async function failures(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   await ctx.turn(s, "This one fails.", { turn: "fail-500", status: 500 });
   await ctx.turn(s, "And this one works.", { turn: "fail-500-next" });
   await ctx.turn(s, "This one stalls.", { turn: "fail-stall", stall: true });
@@ -32,24 +29,21 @@ export async function failures(ctx: ScenarioContext): Promise<void> {
 }
 
 export async function shutdown(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   await ctx.turn(s, "Before shutdown.", { turn: "shutdown-1" });
   s.send('{"type":"shutdown"}');
   await s.waitExit(SHUTDOWN_WAIT_MS, "exit after the shutdown line");
 }
 
 export async function sigtermIdle(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   await ctx.turn(s, "Before SIGTERM.", { turn: "sigterm-1" });
   s.signal("SIGTERM");
   await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM");
 }
 
 export async function sigtermMidTurn(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   const from = s.lines.length;
   s.send(ctx.userLine("Stream slowly.", { turn: "sigterm-mid", bytes: 4000, slowMs: 200 }));
   // Wait until the reply is flowing (or a second), then terminate mid-turn.

@@ -10,8 +10,7 @@ import { isTerminalLine } from "../terminal.js";
 export const QUIET_MS = 500;
 
 export async function basic(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(QUIET_MS);
+  const s = await ctx.start({}, QUIET_MS);
   await ctx.turn(s, "Say hello.", { turn: "basic-1", reply: 'Hello from the kit\'s model.\nA second line: é ✓ 😀 "quoted" \\ and a tab\t.' });
   await ctx.turn(s, "Write a long answer.", { turn: "basic-2", bytes: 20_000 });
   s.closeStdin();
@@ -19,8 +18,7 @@ export async function basic(ctx: ScenarioContext): Promise<void> {
 }
 
 export async function queued(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   const from = s.lines.length;
   s.send(ctx.userLine("First queued question.", { turn: "queued-1", bytes: 400, slowMs: 20 }));
   s.send(ctx.userLine("Second queued question.", { turn: "queued-2", reply: "Second answer." }));
@@ -29,8 +27,7 @@ export async function queued(ctx: ScenarioContext): Promise<void> {
 }
 
 export async function content(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   await ctx.turn(s, "Plain text question awp-text-7f3a.", { turn: "content-text" });
   await ctx.turn(s, "What is in this image?", { turn: "content-image" }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } }]);
   await ctx.turn(s, "Summarise this document.", { turn: "content-document" }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } }]);
@@ -40,8 +37,7 @@ export async function content(ctx: ScenarioContext): Promise<void> {
 }
 
 export async function malformed(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   await ctx.turn(s, "Before the malformed lines.", { turn: "malformed-1" });
   for (const line of ["this is not json", "[1,2,3]", '{"type":"user"}', '{"kind":"user","text":"no type field"}']) {
     // Answering a malformed line is optional; wait a little for an answer so it is attributed to it.
@@ -51,15 +47,13 @@ export async function malformed(ctx: ScenarioContext): Promise<void> {
 }
 
 export async function tools(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.launch();
-  await s.waitQuiet(100);
+  const s = await ctx.start();
   await ctx.turn(s, "Read the README.", { turn: "tools-1", tool: "read_file" });
 }
 
 export async function mcp(ctx: ScenarioContext): Promise<void> {
   const path = join(ctx.setup.cwd, "awp-mcp-config.json");
   writeFileSync(path, `${JSON.stringify({ mcpServers: {} })}\n`);
-  const s = await ctx.launch({ mcpConfig: path });
-  await s.waitQuiet(100);
+  const s = await ctx.start({ mcpConfig: path });
   await ctx.turn(s, "A turn with an MCP configuration.", { turn: "mcp-1" });
 }
