@@ -134,6 +134,14 @@ export const FAULTS = {
   "exit-at-start": {
     startup: () => process.exit(0),
   },
+  // Like a CLI that does not know the compatibility flags: a usage banner, the reason in
+  // the middle of it, exit 1 before any turn is answered.
+  "refused-launch": {
+    startup: () => {
+      process.stderr.write("Usage: agent-cli-fake [options]\n\nUnknown arguments: print, verbose\n  --model   the model id\n  --help    show help\n");
+      process.exit(1);
+    },
+  },
   "no-init": {
     output: drop((o) => o.type === "system" && o.subtype === "init"),
   },
@@ -170,6 +178,10 @@ export const FAULTS = {
   },
   "error-text": {
     output: rewrite(isErrorResult, (o) => line({ ...o, result: "Something went wrong!" })),
+  },
+  // As Claude Code and Qwen Code write failures: the code only in subtype.
+  "error-code-in-subtype": {
+    output: rewrite(isErrorResult, ({ result: _result, ...o }) => line({ ...o, subtype: "error_during_execution" })),
   },
   "negative-usage": {
     output: rewrite((o) => isResult(o) && o.usage !== undefined, (o) => line({ ...o, usage: { ...o.usage, output_tokens: -1 } })),

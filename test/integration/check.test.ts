@@ -1,10 +1,12 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const GOLDEN = join(ROOT, "golden/agent-cli");
 const UPSTREAM = resolve(ROOT, "../shared/upstream");
+/** Upstream captures live beside the project, not in it: a plain clone skips the tests that read them. */
+const NO_UPSTREAM = !existsSync(UPSTREAM);
 const goldenFiles = readdirSync(GOLDEN).filter((f) => f.endsWith(".jsonl")).map((f) => join(GOLDEN, f));
 const temp = useTempDirs();
 
@@ -47,6 +49,28 @@ describe("awp-conformance check", () => {
     expect(failing(readReport(out))).toEqual(["agent-cli/fidelity/result-text"]);
   });
 
+  it("reads a stream-json stdout capture of our own: wrapped stream events ignored, a code only in subtype is a SHOULD finding", async () => {
+    const capture = await check([join(ROOT, "test/fixtures/captures/stream-json-two-turns.jsonl")]);
+    const report = readReport(capture.out);
+    expect(capture.code).toBe(0);
+    expect(failing(report)).toEqual(["agent-cli/turns/error-code-in-result"]);
+    for (const id of ["agent-cli/fidelity/result-text", "agent-cli/turns/error-code", "agent-cli/session/stable-id"]) {
+      expect(report.clauses.find((c) => c.id === id)?.status, id).toBe("pass");
+    }
+    expect(capture.stdout).toMatch(/stream_event\(content_block_delta\) ×3/);
+  });
+
+  it("rejects a file that claims to be a transcript but is not one", async () => {
+    const dir = temp();
+    const file = join(dir, "bad.jsonl");
+    writeFileSync(file, '{"kind":"header","format":"awp-conformance-transcript","version":1,"protocol":"agent-cli","mode":"awp-jsonl","scenario":"x"}\n{"kind":"stdout","t":"soon"}\n');
+    const result = await runCli(["check", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad\.jsonl:2: not a transcript line/);
+  });
+});
+
+describe.skipIf(NO_UPSTREAM)("awp-conformance check on upstream captures (needs ../shared/upstream)", () => {
   it("reads real Claude Code and Qwen Code stdout captures", async () => {
     const transcripts = join(UPSTREAM, "transcripts");
     const claude = await check([join(transcripts, "claude-code-2.1.332_two-turns_partial-messages.jsonl")]);
@@ -55,10 +79,11 @@ describe("awp-conformance check", () => {
     const qwen = await check([join(transcripts, "qwen-code-0.24.4_two-turns_partial-messages.jsonl")]);
     expect(qwen.code).toBe(0);
     expect(readReport(qwen.out).clauses.find((c) => c.id === "agent-cli/fidelity/result-text")?.status).toBe("pass");
-    // The interrupted turn ends in an error result without a machine-readable code in result.
+    // The interrupted turn's error result carries its code only in subtype (error_during_execution):
+    // the Desktop shows cc_error_during_execution, so only the SHOULD clause fails.
     const interrupted = await check([join(transcripts, "claude-code-2.1.332_interrupt-then-second-turn.jsonl")]);
-    expect(interrupted.code).toBe(1);
-    expect(failing(readReport(interrupted.out))).toEqual(["agent-cli/turns/error-code"]);
+    expect(interrupted.code).toBe(0);
+    expect(failing(readReport(interrupted.out))).toEqual(["agent-cli/turns/error-code-in-result"]);
   });
 
   it("reads the upstream fake CLI output and the protocol doc examples", async () => {
@@ -74,14 +99,5 @@ describe("awp-conformance check", () => {
     expect(doc.code).toBe(0);
     const passed = readReport(doc.out).clauses.filter((c) => c.status === "pass").map((c) => c.id);
     expect(passed).toEqual(expect.arrayContaining(["agent-cli/turns/result-shape", "agent-cli/turns/error-code", "agent-cli/session/id-form", "agent-cli/turns/usage-counts"]));
-  });
-
-  it("rejects a file that claims to be a transcript but is not one", async () => {
-    const dir = temp();
-    const file = join(dir, "bad.jsonl");
-    writeFileSync(file, '{"kind":"header","format":"awp-conformance-transcript","version":1,"protocol":"agent-cli","mode":"awp-jsonl","scenario":"x"}\n{"kind":"stdout","t":"soon"}\n');
-    const result = await runCli(["check", file]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/bad\.jsonl:2: not a transcript line/);
   });
 });

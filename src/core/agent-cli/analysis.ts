@@ -208,10 +208,19 @@ export function segments(transcript: Transcript, views: readonly ProcessView[]):
   );
 }
 
-/** Model calls of a process that the fixture received while a segment was open. */
+/**
+ * Model calls that belong to a segment: those whose directive carries the segment's turn
+ * tag (queued turns overlap in time), else those of its process that the fixture
+ * received while the segment was open.
+ */
 export function callsIn(transcript: Transcript, segment: Segment): ModelCall[] {
+  const tag = turnTagOf(segment.input?.message);
   return modelCalls(transcript)
-    .filter(({ call, t, process }) => process === segment.process && (call.startT ?? t) >= segment.from && (call.startT ?? t) <= segment.to)
+    .filter(({ call, t, process }) => {
+      if (process !== segment.process) return false;
+      if (tag !== undefined && call.directive?.turn !== undefined) return call.directive.turn === tag;
+      return (call.startT ?? t) >= segment.from && (call.startT ?? t) <= segment.to;
+    })
     .map(({ call }) => call);
 }
 

@@ -121,6 +121,8 @@ export interface ModelCall {
   /** The assistant text the fixture returned ("" for tool calls and errors). */
   replyText: string;
   toolCall?: { id: string; name: string; arguments: string };
+  /** The directive asked for a tool call but the fixture made none, and why (it only calls tools the request offered). */
+  toolSkipped?: string;
   /** complete: the whole reply was sent; stalled: left hanging; aborted: the client went away first. */
   outcome: "complete" | "error" | "stalled" | "aborted" | "unauthorized" | "bad-request";
 }

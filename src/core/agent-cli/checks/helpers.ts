@@ -1,5 +1,6 @@
 import type { Evidence, Finding, Judgement, WireEntry } from "../../report/types.js";
 import { viewProcesses, type OutLine, type ProcessView } from "../analysis.js";
+import { decisiveStderrLine } from "../causes.js";
 import type { LaunchFacts } from "../launch.js";
 import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
 
@@ -24,6 +25,13 @@ export const notApplicable = (reason: string): Unjudged => ({ outcome: "not-appl
 export function judgeEach<T>(items: readonly T[], judge: (item: T) => Finding[], none: Unjudged): Judgement {
   if (items.length === 0) return none;
   return { outcome: "judged", judged: items.length, findings: items.flatMap(judge) };
+}
+
+/** Like judgeEach, but an item may turn out unjudgeable (undefined); only the rest count. */
+export function judgeSome<T>(items: readonly T[], judge: (item: T) => Finding[] | undefined, none: Unjudged): Judgement {
+  const verdicts = items.map(judge).filter((v): v is Finding[] => v !== undefined);
+  if (verdicts.length === 0) return none;
+  return { outcome: "judged", judged: verdicts.length, findings: verdicts.flat() };
 }
 
 const views = new WeakMap<Transcript, ProcessView[]>();
@@ -80,13 +88,16 @@ export interface Where {
   stderrOf?: number;
 }
 
-/** The last 300 characters the process wrote on stderr, as evidence. */
+/** The last 300 characters the process wrote on stderr, and the line that says why it stopped when the tail does not hold it. */
 function stderrTail(transcript: Transcript, process: number): Evidence[] {
   const chunks = transcript.events.map((event, at) => ({ event, at })).filter(({ event }) => event.kind === "stderr" && event.process === process);
   const last = chunks[chunks.length - 1];
   if (last === undefined) return [];
   const text = chunks.map(({ event }) => (event.kind === "stderr" ? event.text : "")).join("");
-  return [{ stream: "stderr", seq: last.at, excerpt: text.length > 300 ? `…${text.slice(-300)}` : text }];
+  const tail = text.length > 300 ? `…${text.slice(-300)}` : text;
+  const decisive = decisiveStderrLine(transcript, process);
+  const first = decisive !== undefined && !tail.includes(decisive) ? [{ stream: "stderr" as const, excerpt: decisive }] : [];
+  return [...first, { stream: "stderr", seq: last.at, excerpt: tail }];
 }
 
 export interface Detail {

@@ -1,5 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import { callsIn, userText } from "../analysis.js";
+import { modelCause } from "../causes.js";
 import type { Transcript } from "../types.js";
 import { finding, judgeEach, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { allSegments } from "./turns.js";
@@ -25,7 +26,7 @@ function resumed(run: AgentRun): Resumed[] {
     );
 }
 
-const NONE = skip("no process was relaunched with --resume");
+const NONE = skip("no process was relaunched with --resume: the resume scenario needs a session_id from the first process (see agent-cli/session/init-event) and --scenario resume");
 
 function resumedTurn(run: AgentRun, r: Resumed) {
   return allSegments({ ...run, transcripts: [r.transcript] }).find(({ segment }) => segment.process === r.process)?.segment;
@@ -59,8 +60,10 @@ export const resumeChecks: Check<AgentRun>[] = [
   },
   {
     clause: `${ID}/history-restored`,
-    judge: (run) =>
-      judgeEach(
+    judge: (run) => {
+      const cause = modelCause(run.transcripts);
+      if (cause !== undefined) return skip(cause);
+      return judgeEach(
         resumed(run).filter((r) => resumedTurn(run, r) !== undefined),
         (r) => {
           const earlier = allSegments({ ...run, transcripts: [r.transcript] }).filter(({ segment }) => segment.process < r.process).map(({ segment }) => userText(segment.input?.message)).filter((t) => t !== "");
@@ -73,6 +76,7 @@ export const resumeChecks: Check<AgentRun>[] = [
           return missing.length === 0 ? [] : [finding(`${ID}/history-restored`, where, "the first model request after --resume does not carry the earlier turn (the contract leaves this to the CLI)", { expected: show(missing[0]) })];
         },
         NONE,
-      ),
+      );
+    },
   },
 ];

@@ -1,6 +1,7 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { userTurns, type OutLine } from "../analysis.js";
+import { decisiveStderrLine, exitedAtStart } from "../causes.js";
 import { allProcesses, finding, judgeEach, show, skip, type AgentRun } from "./helpers.js";
 import { SESSION_ID } from "./output.js";
 
@@ -17,12 +18,14 @@ export const sessionChecks: Check<AgentRun>[] = [
       judgeEach(
         allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true),
         ({ transcript, item }) => {
-          const firstSend = item.inputs[0]?.at ?? Infinity;
-          if (item.exit === undefined || item.exit.at > firstSend || item.exit.killedByKit) return [];
+          if (!exitedAtStart(item) || item.exit === undefined) return [];
           const exit = item.exit;
-          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }], stderrOf: item.process }, "the process exited before its first input line", { expected: "running until input arrives", seen: `exit ${exit.code ?? exit.signal}` })];
+          const decisive = decisiveStderrLine(transcript, item.process);
+          const status = exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "?"}`;
+          const when = item.inputs.length === 0 || exit.at < (item.inputs[0]?.at ?? Infinity) ? "before its first input line" : "before answering its first turn";
+          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }], stderrOf: item.process }, `the process exited (${status}) ${when}${decisive !== undefined ? `; stderr says: ${decisive}` : ", with nothing on stderr"}`, { expected: "running until the conversation ends, answering each turn", seen: `exit ${status} ${Math.round(exit.t - (item.events.find(({ event }) => event.kind === "launch")?.event.t ?? 0))} ms after launch` })];
         },
-        skip("no process was launched"),
+        skip("no process was launched: see agent-cli/launch for why the kit did not start the CLI"),
       ),
   },
   {

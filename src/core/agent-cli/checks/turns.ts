@@ -1,7 +1,8 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { callsIn, hostEndedAt, isRecord, segments, turnTagOf, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
-import type { Transcript } from "../types.js";
+import { callsIn, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
+import { exitedAtStart, modelCause } from "../causes.js";
+import type { ModelCall, Transcript } from "../types.js";
 import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 
 const ID = "agent-cli/turns";
@@ -9,8 +10,16 @@ const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
 
 type Seg = { transcript: Transcript; segment: Segment };
 
+/**
+ * Every judged turn of the run. Turns of a process that exited before answering its first
+ * turn are left out: that is a refused launch, judged once by session/stays-up.
+ */
 export function allSegments(run: AgentRun): Seg[] {
-  return run.transcripts.flatMap((transcript) => segments(transcript, processesOf(transcript)).map((segment) => ({ transcript, segment })));
+  return run.transcripts.flatMap((transcript) => {
+    const views = processesOf(transcript);
+    const refused = new Set(views.filter(exitedAtStart).map((v) => v.process));
+    return segments(transcript, views).filter((segment) => !refused.has(segment.process)).map((segment) => ({ transcript, segment }));
+  });
 }
 
 /** Why a live user turn has no terminal event: the host ended it, the CLI exited, or it is still waiting. */
@@ -30,7 +39,23 @@ function results(run: AgentRun): { transcript: Transcript; line: OutLine; result
   );
 }
 
-const NO_RESULTS = skip("the CLI wrote no result event");
+const NO_RESULTS = skip("the CLI wrote no result event: see agent-cli/turns/one-terminal-per-turn");
+
+/** Consistent error results only: an inconsistent one fails result-shape. */
+function errorResults(run: AgentRun): ReturnType<typeof results> {
+  return results(run).filter(({ result }) => result.is_error === true && typeof result.subtype === "string" && result.subtype !== "success");
+}
+
+const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && ERROR_CODE.test(r.result);
+
+/**
+ * The Desktop's error text is result when it is a string, else cc_<subtype>: a specific
+ * subtype (not the generic "error") is a machine-readable code when result is absent.
+ */
+function hasCode(r: JsonRecord): boolean {
+  if (typeof r.result === "string") return codeInResult(r);
+  return typeof r.subtype === "string" && ERROR_CODE.test(r.subtype) && r.subtype !== "error";
+}
 
 function blockProblems(segment: Segment): { line: OutLine; message: string }[] {
   const open = new Set<number>();
@@ -65,6 +90,26 @@ function toolUseNames(output: readonly OutLine[]): string[] {
   });
 }
 
+/** Tool names a model request offered (OpenAI function tools or Anthropic tools). */
+export function offeredTools(call: ModelCall): string[] {
+  const body = call.body;
+  const tools = isRecord(body) && Array.isArray(body.tools) ? body.tools : [];
+  return tools.flatMap((t) => {
+    if (!isRecord(t)) return [];
+    const name = isRecord(t.function) ? t.function.name : t.name;
+    return typeof name === "string" ? [name] : [];
+  });
+}
+
+/** Why the kit's model never called a tool: the fixture only calls tools the CLI offered. */
+function noToolCallReason(run: AgentRun): string {
+  const calls = run.transcripts.flatMap((t) => modelCalls(t).map(({ call }) => call));
+  const offered = [...new Set(calls.flatMap(offeredTools))];
+  if (offered.length === 0) return "the CLI offered its model no tools, and the kit's model only calls tools the CLI offered";
+  const why = calls.find((c) => c.toolSkipped !== undefined)?.toolSkipped;
+  return `the kit's model called none of the tools the CLI offered (${offered.slice(0, 8).join(", ")}${offered.length > 8 ? ", ..." : ""})${why !== undefined ? `: ${why}` : ""}`;
+}
+
 export const turnChecks: Check<AgentRun>[] = [
   {
     clause: `${ID}/one-terminal-per-turn`,
@@ -85,6 +130,8 @@ export const turnChecks: Check<AgentRun>[] = [
   {
     clause: `${ID}/terminal-in-order`,
     judge: (run) => {
+      const cause = modelCause(run.transcripts);
+      if (cause !== undefined) return skip(cause);
       const pairs = allSegments(run).flatMap(({ transcript, segment }, i, all) => {
         const next = all[i + 1];
         if (next === undefined || next.transcript !== transcript || next.segment.process !== segment.process || segment.terminal === undefined || transcript.stdoutOnly) return [];
@@ -133,11 +180,20 @@ export const turnChecks: Check<AgentRun>[] = [
     clause: `${ID}/error-code`,
     judge: (run) =>
       judgeEach(
-        // Consistent error results only: an inconsistent one fails result-shape.
-        results(run).filter(({ result }) => result.is_error === true && typeof result.subtype === "string" && result.subtype !== "success"),
+        errorResults(run),
         ({ transcript, line, result }) =>
-          typeof result.result === "string" && ERROR_CODE.test(result.result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result has no machine-readable code in result", { expected: "result matching ^[a-z0-9_:-]{1,160}$", seen: show(result.result) })],
+          hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one, and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) matching ^[a-z0-9_:-]{1,160}$", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
         notApplicable("no error result was written"),
+      ),
+  },
+  {
+    clause: `${ID}/error-code-in-result`,
+    judge: (run) =>
+      judgeEach(
+        errorResults(run).filter(({ result }) => hasCode(result)),
+        ({ transcript, line, result }) =>
+          codeInResult(result) ? [] : [finding(`${ID}/error-code-in-result`, { transcript, lines: [line] }, `the error result carries its code only in subtype ${show(result.subtype)}; the Desktop shows cc_${String(result.subtype)}`, { expected: "the code in result, as the contract's failure form has it", seen: `result ${show(result.result)}` })],
+        notApplicable("no error result with a machine-readable code was written"),
       ),
   },
   {
@@ -164,16 +220,19 @@ export const turnChecks: Check<AgentRun>[] = [
   },
   {
     clause: `${ID}/tool-use`,
-    judge: (run) =>
-      judgeEach(
+    judge: (run) => {
+      const cause = modelCause(run.transcripts);
+      if (cause !== undefined) return skip(cause);
+      return judgeEach(
         allSegments(run).flatMap(({ transcript, segment }) => {
           const call = callsIn(transcript, segment).find((c) => c.toolCall !== undefined);
           return call?.toolCall ? [{ transcript, segment, tool: call.toolCall.name }] : [];
         }),
         ({ transcript, segment, tool }) =>
           toolUseNames(segment.output).includes(tool) ? [] : [finding(`${ID}/tool-use`, { transcript, lines: segment.output.slice(-3) }, `the model called ${tool} but no tool_use block shows it`, { expected: `a tool_use block named ${tool}` })],
-        notApplicable("the model never called a tool in a turn"),
-      ),
+        notApplicable(noToolCallReason(run)),
+      );
+    },
   },
 ];
 

@@ -1,0 +1,67 @@
+/**
+ * Run-level causes that decide what can be judged at all: a CLI that never reached the
+ * kit's model, or one that exited before answering its first turn. Each is decided once
+ * per run, so every clause it affects is skipped with the same reason.
+ */
+import { hostEndedAt, modelCalls, userTurns, type ProcessView } from "./analysis.js";
+import type { Transcript } from "./types.js";
+
+/**
+ * The process ended on its own before answering its first user turn: before any input
+ * line, or after the first turn was written but before it printed anything for it. The
+ * host did not ask it to stop. A refused launch looks like this (bad arguments, missing
+ * configuration), whatever moment the exit happened to come.
+ */
+export function exitedAtStart(view: ProcessView): boolean {
+  const exit = view.exit;
+  if (exit === undefined || exit.killedByKit) return false;
+  const ended = hostEndedAt(view);
+  if (ended !== undefined && ended < exit.at) return false;
+  const firstInput = view.inputs[0];
+  if (firstInput === undefined || exit.at < firstInput.at) return true;
+  const first = userTurns(view)[0];
+  return first !== undefined && first === firstInput && first.output.length === 0 && first.terminals.length === 0;
+}
+
+const DECISIVE = /\b(error|errors|unknown|invalid|unrecognized|unsupported|not found|no such|cannot|can't|could not|failed|fatal|denied|missing|required|refused)\b/i;
+/** A usage banner says something is wrong, but less precisely than the line that says what. */
+const USAGE = /\busage\b/i;
+const MAX_LINE = 300;
+
+/** Every stderr line the process wrote, in order (chunks joined first, so split lines are whole). */
+export function stderrLines(transcript: Transcript, process: number): string[] {
+  const text = transcript.events.map((e) => (e.kind === "stderr" && e.process === process ? e.text : "")).join("");
+  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+}
+
+/**
+ * The stderr line that most likely says why the process stopped: the first one that reads
+ * like an error (unknown argument, invalid, not found...), else a usage line, else the last one.
+ */
+export function decisiveStderrLine(transcript: Transcript, process: number): string | undefined {
+  const lines = stderrLines(transcript, process);
+  const line = lines.find((l) => DECISIVE.test(l)) ?? lines.find((l) => USAGE.test(l)) ?? lines[lines.length - 1];
+  if (line === undefined) return undefined;
+  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+}
+
+/** How to point a CLI at the fixture: part of every reason that needs the model. */
+export const FIXTURE_HINT =
+  "point the CLI's model endpoint at the kit's fixture, e.g. --env OPENAI_BASE_URL={{fixture.openai}} (OpenAI chat completions) or --env ANTHROPIC_BASE_URL={{fixture.anthropic}} (Anthropic Messages), with its API key --env <NAME>={{fixture.token}}";
+
+export const NO_MODEL_REASON = `the CLI never called the kit's model fixture, so nothing that needs a model request could be judged: ${FIXTURE_HINT}`;
+export const UNAUTHORIZED_REASON =
+  "every request the CLI sent the kit's model fixture lacked the fixture's API key (HTTP 401), so nothing that needs a model reply could be judged: pass {{fixture.token}} as the CLI's API key, e.g. --env OPENAI_API_KEY={{fixture.token}}";
+
+/**
+ * Why the run has no model exchange to judge, or undefined when it has one. Decided over
+ * the whole run. Plain stdout captures carry no model side at all and are judged without
+ * one, so they never count as "no model".
+ */
+export function modelCause(transcripts: readonly Transcript[]): string | undefined {
+  const hosted = transcripts.filter((t) => t.stdoutOnly !== true);
+  if (hosted.length === 0) return undefined;
+  const calls = hosted.flatMap((t) => modelCalls(t));
+  if (calls.length === 0) return NO_MODEL_REASON;
+  return calls.some(({ call }) => call.authorized) ? undefined : UNAUTHORIZED_REASON;
+}

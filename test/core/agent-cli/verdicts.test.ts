@@ -1,0 +1,156 @@
+/**
+ * Verdicts that hold on candidates unlike the reference: a CLI with no model, fallback
+ * notes, complete assistant messages, a refused launch, codes in subtype.
+ */
+import { describe, expect, it } from "vitest";
+import { NO_MODEL_REASON, UNAUTHORIZED_REASON } from "../../../src/core/agent-cli/causes.js";
+import { judgeAgentRun, MODEL_CLAUSES } from "../../../src/core/agent-cli/judge.js";
+import type { ClauseResult } from "../../../src/core/report/types.js";
+import { runOf, Script } from "./transcripts.js";
+
+const PNG = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
+const PDF = { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQ=" } };
+const PROBE = { type: "awp_conformance_probe", marker: "awp-probe-alone-5c1e" };
+
+function results(...scripts: Script[]): Map<string, ClauseResult> {
+  return new Map(judgeAgentRun(runOf(...scripts)).results.map((r) => [r.id, r]));
+}
+
+/** A scripted CLI that answers without any model and notes attachments it cannot read. */
+function scriptedContent(notes: boolean): Script {
+  const s = new Script("content").launch();
+  s.user("Plain text question.").out({ type: "system", subtype: "init", session_id: "s-1" }).deltas("You said something.").success();
+  s.user("What is in this attachment?", [PNG]).deltas(notes ? "[the image/png attachment was received but cannot be read] " : "", "Noted.").success();
+  s.user("Summarise this attachment.", [PDF]).deltas(notes ? "[a PDF document cannot be read here] " : "", "Noted.").success();
+  s.send(JSON.stringify({ type: "user", message: { role: "user", content: [PROBE] } })).deltas(notes ? "[awp_conformance_probe blocks are not supported] " : "", "Noted.").success();
+  return s;
+}
+
+describe("a CLI that never calls the kit's model", () => {
+  it("has every model clause skipped with one shared reason that says how to point it at the fixture, and fails none", () => {
+    const r = results(scriptedContent(true), new Script("basic").launch().user("hi").out({ type: "system", subtype: "init", session_id: "s-1" }).deltas("hello").success("hello"));
+    for (const id of MODEL_CLAUSES.filter((c) => !/image|document|unsupported/.test(c))) {
+      expect(r.get(id)?.status, id).toBe("skip");
+      expect(r.get(id)?.reason, id).toBe(NO_MODEL_REASON);
+    }
+    expect(NO_MODEL_REASON).toContain("{{fixture.openai}}");
+    expect([...r.values()].filter((c) => c.status === "fail").map((c) => c.id)).toEqual([]);
+  });
+
+  it("passes image, document and unsupported blocks that a visible note names", () => {
+    const r = results(scriptedContent(true));
+    for (const id of ["image-block", "document-block", "unsupported-block"]) expect(r.get(`agent-cli/input/${id}`)?.status, id).toBe("pass");
+  });
+
+  it("skips (never fails) the block clauses when nothing names the block and there is no model to ask", () => {
+    const r = results(scriptedContent(false));
+    for (const id of ["image-block", "document-block", "unsupported-block"]) {
+      expect(r.get(`agent-cli/input/${id}`)?.status, id).toBe("skip");
+      expect(r.get(`agent-cli/input/${id}`)?.reason, id).toBe(NO_MODEL_REASON);
+    }
+  });
+
+  it("says so differently when the CLI reached the fixture without its key", () => {
+    const s = new Script("basic").launch().user("hi").model({ authorized: false, status: 401, outcome: "unauthorized" }).failure({ subtype: "error", result: "provider_http_401" });
+    expect(results(s).get("agent-cli/fidelity/streamed-text")?.reason).toBe(UNAUTHORIZED_REASON);
+  });
+});
+
+describe("blocks with a model", () => {
+  it("fails a block that disappears from the request and the output", () => {
+    const s = new Script("content").launch().user("What is in this attachment?", [PNG]).model({ body: { messages: [{ role: "user", content: "What is in this attachment?" }] }, replyText: "Fine." }).deltas("Fine.").success("Fine.");
+    expect(results(s).get("agent-cli/input/image-block")?.status).toBe("fail");
+  });
+
+  it("does not take the kit's prompt or the model's reply for a note", () => {
+    const s = new Script("content").launch().user("Describe the image here.", [PNG]).model({ body: { messages: [{ role: "user", content: "Describe the image here." }] }, replyText: "An image, I suppose." }).deltas("Describe the image here. ", "An image, I suppose.").success();
+    expect(results(s).get("agent-cli/input/image-block")?.status).toBe("fail");
+  });
+
+  it("passes the data or a fallback in this turn's messages, not in earlier history", () => {
+    const passed = new Script("content").launch().user("Look.", [PNG]).model({ body: { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] }] }, replyText: "ok" }).deltas("ok").success();
+    expect(results(passed).get("agent-cli/input/image-block")?.status).toBe("pass");
+    const history = { messages: [{ role: "user", content: "[image/png attachment]" }, { role: "assistant", content: "ok" }, { role: "user", content: "Look again." }] };
+    const dropped = new Script("content").launch().user("Look again.", [PNG]).model({ body: history, replyText: "ok" }).deltas("ok").success();
+    expect(results(dropped).get("agent-cli/input/image-block")?.status).toBe("fail");
+  });
+});
+
+describe("text fidelity", () => {
+  const turn = (shown: string[], reply = "The model's answer."): Script =>
+    new Script("basic").launch().user("q").model({ replyText: reply }).deltas(...shown).success(shown.join(""));
+
+  it("lets the CLI stream a note of its own before the model's text", () => {
+    const r = results(turn(["(note: 1 attachment skipped)\n", "The model's ", "answer."]));
+    expect(r.get("agent-cli/fidelity/streamed-text")?.status).toBe("pass");
+    expect(r.get("agent-cli/fidelity/result-text")?.status).toBe("pass");
+  });
+
+  it("fails truncation and duplication, showing the first difference", () => {
+    const cut = results(turn(["The model's ans"])).get("agent-cli/fidelity/streamed-text");
+    expect(cut?.status).toBe("fail");
+    expect(cut?.findings[0]?.message).toContain("first 15 of 19 characters");
+    expect(results(turn(["The model's answer.", "The model's answer."])).get("agent-cli/fidelity/streamed-text")?.status).toBe("fail");
+  });
+
+  it("accepts complete assistant messages instead of deltas", () => {
+    const s = new Script("basic").launch().user("q").model({ replyText: "Whole reply." }).out({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Whole reply." }] } }).success("Whole reply.");
+    expect(results(s).get("agent-cli/fidelity/streamed-text")?.status).toBe("pass");
+  });
+});
+
+describe("a refused launch", () => {
+  const refused = (scenario: string): Script =>
+    new Script(scenario, "stream-json").launch().user("hi").err("Usage: qwen [options]\nUnknown arguments: print, verbose\n  --help  Show help\n").exit(1);
+
+  it("fails session/stays-up once per process, quoting the decisive stderr line, and skips what needed a live process", () => {
+    const r = results(refused("basic"), refused("malformed"), refused("mcp"));
+    const failing = [...r.values()].filter((c) => c.status === "fail").map((c) => c.id);
+    expect(failing).toEqual(["agent-cli/session/stays-up"]);
+    const stays = r.get("agent-cli/session/stays-up");
+    expect(stays?.findings).toHaveLength(3);
+    expect(stays?.findings[0]?.message).toContain("Unknown arguments: print, verbose");
+    for (const id of ["agent-cli/turns/no-exit-mid-turn", "agent-cli/input/survives-malformed-line", "agent-cli/input/mcp-config", "agent-cli/turns/one-terminal-per-turn"]) {
+      expect(r.get(id)?.status, id).toBe("skip");
+      expect(r.get(id)?.reason, id).toContain("exited at start");
+      expect(r.get(id)?.reason, id).toContain("Unknown arguments: print, verbose");
+    }
+  });
+
+  it("still reports an exit in the middle of a later turn as no-exit-mid-turn", () => {
+    const s = new Script("basic").launch().user("one").deltas("a").success("a").user("two").deltas("b").exit(1);
+    const r = results(s);
+    expect(r.get("agent-cli/turns/no-exit-mid-turn")?.status).toBe("fail");
+    expect(r.get("agent-cli/session/stays-up")?.status).toBe("pass");
+  });
+});
+
+describe("error codes", () => {
+  const failed = (fields: Record<string, unknown>): Map<string, ClauseResult> => results(new Script("failures").launch().user("x").failure(fields));
+
+  it("takes a specific subtype as the code when result is absent, with a SHOULD finding", () => {
+    const r = failed({ subtype: "error_during_execution" });
+    expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");
+    expect(r.get("agent-cli/turns/error-code-in-result")?.status).toBe("fail");
+  });
+
+  it("fails free text, and the generic subtype alone", () => {
+    expect(failed({ subtype: "error_during_execution", result: "API Error: 500 boom" }).get("agent-cli/turns/error-code")?.status).toBe("fail");
+    expect(failed({ subtype: "error" }).get("agent-cli/turns/error-code")?.status).toBe("fail");
+  });
+
+  it("passes both clauses with the code in result", () => {
+    const r = failed({ subtype: "error", result: "provider_http_500" });
+    expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");
+    expect(r.get("agent-cli/turns/error-code-in-result")?.status).toBe("pass");
+  });
+});
+
+describe("the tool probe", () => {
+  it("is not applicable when the CLI offered its model no tools", () => {
+    const s = new Script("tools").launch().user("Read it.").model({ body: { messages: [], tools: [] }, replyText: "No tools here." }).deltas("No tools here.").success();
+    const r = results(s).get("agent-cli/turns/tool-use");
+    expect(r?.status).toBe("not-applicable");
+    expect(r?.reason).toContain("offered its model no tools");
+  });
+});
