@@ -30,8 +30,9 @@ export const isErrorResult = (segment: Segment): boolean => segment.terminal?.ob
 /** The texts of the user's own text blocks (the kit's prompt and directive). */
 function promptTexts(segment: Segment): string[] {
   const content = segment.input?.message?.content;
-  if (typeof content === "string") return [content];
-  return Array.isArray(content) ? content.filter((b): b is JsonRecord => isRecord(b) && b.type === "text" && typeof b.text === "string").map((b) => b.text as string) : [];
+  const texts = typeof content === "string" ? [content] : Array.isArray(content) ? content.filter((b): b is JsonRecord => isRecord(b) && b.type === "text" && typeof b.text === "string").map((b) => b.text as string) : [];
+  // A CLI may echo the prompt without the kit's directive: that is the kit's text too.
+  return [...texts, ...texts.map((t) => t.replace(/\[\[awp-fixture[^\]]*\]\]/g, "").trim())];
 }
 
 /** What the Desktop shows of a turn: its text deltas, its assistant text blocks and a string result (each run of text kept whole). */
