@@ -197,7 +197,7 @@ export const FAULTS = {
   "drop-text": {
     fetch: editRequest((body) => {
       const user = lastUser(body.messages);
-      if (turnTag(textOf(user?.content)) === "content-text") mapText(user, () => "(empty)");
+      if (turnTag(textOf(user?.content)) === "content-1") mapText(user, () => "(empty)");
     }),
   },
   "drop-image": { input: withoutBlocks("image") },
@@ -262,6 +262,15 @@ export const FAULTS = {
       (o) => isErrorResult(o) && o.result === "provider_timeout",
       (o) => line({ type: "result", subtype: "success", is_error: false, session_id: o.session_id, result: "", usage: { input_tokens: 0, output_tokens: 0 } }),
     ),
+  },
+
+  // ---- slow but conforming: must PASS failures/model-stall (test/runner/agent-cli/failure-probes.test.ts)
+  "slow-stall-give-up": {
+    // Gives up on a silent model only after 40 s (AWP_FAKE_STALL_GIVE_UP_MS), longer than
+    // --turn-timeout but within --stall-timeout: the contract sets no time for it.
+    startup: () => {
+      process.env.AWP_REFERENCE_TIMEOUT_MS = process.env.AWP_FAKE_STALL_GIVE_UP_MS ?? "40000";
+    },
   },
 
   // ---- termination

@@ -119,7 +119,7 @@ function launchOf(c: AgentCliCase, dir: string): { args: string[]; env: Record<s
 /** Rough run time, so the long cases start first and the pool drains evenly; runs that need the pool alone go last. */
 function weight(c: AgentCliCase): number {
   if (c.alone === true) return 0;
-  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, failures: 3, shutdown: 3 };
+  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, "failures-error": 2, "failures-stall": 3, shutdown: 3 };
   return Math.max(1, ...c.scenarios.map((s) => long[s] ?? 1)) + (c.options?.includes("--turn-timeout") ? 3 : 0);
 }
 
