@@ -116,6 +116,10 @@ export const FAULTS = {
   "early-output": {
     startup: () => process.stdout.write(line({ type: "system", subtype: "starting" })),
   },
+  "init-after-startup": {
+    // An event a second after start-up, before any input: inside the long quiet window only.
+    startup: () => setTimeout(() => process.stdout.write(line({ type: "system", subtype: "starting" })), 1000),
+  },
   "log-on-stdout": {
     // Right after the first event of each turn, so the first turn still opens with system/init.
     output: (text, object, state, owed) => `${text}\n${owed?.kind === "user" && owed.lines === 0 ? `agent-cli-fake: starting turn ${owed.tag ?? "?"}\n` : ""}`,
@@ -176,6 +180,12 @@ export const FAULTS = {
   },
   "delta-before-start": {
     output: drop((o) => o.type === "content_block_start"),
+  },
+  "offer-no-tools": {
+    // Not a fault: a CLI whose model requests offer no tools (turns/tool-use is then not applicable).
+    fetch: editRequest((body) => {
+      delete body.tools;
+    }),
   },
   "hide-tool-use": {
     output: drop((o) => o.type === "assistant" && Array.isArray(o.message?.content) && o.message.content.some((b) => b?.type === "tool_use")),

@@ -37,9 +37,9 @@ export interface AgentCliCase {
   /** Strings that must never appear in report.json (besides the fixture token). */
   secrets?: readonly string[];
   /**
-   * The fault must show inside the kit's 500 ms quiet window after launch (QUIET_MS in
-   * src/runner/agent-cli/scenarios/turns.ts): run it with no other kit run of its file, so
-   * a loaded box does not push the fake's startup past the first input line.
+   * The fault must show inside the kit's quiet window after launch (--quiet-window): run it
+   * with no other kit run of its file, so a loaded box does not push the fake's startup past
+   * the first input line. Cases neither alone nor giving --quiet-window run with a short one.
    */
   alone?: boolean;
 }
@@ -53,6 +53,7 @@ const lch = (id: string): string => `agent-cli/launch/${id}`;
 
 export const OUTPUT_SESSION_TURN_FAULTS: readonly AgentCliCase[] = [
   { name: "early-output", fault: "early-output", fails: [out("silent-before-input")], scenarios: ["basic"], alone: true },
+  { name: "init-after-startup", fault: "init-after-startup", fails: [out("silent-before-input")], scenarios: ["basic"], options: ["--quiet-window", "3000"] },
   { name: "log-on-stdout", fault: "log-on-stdout", fails: [out("json-object-lines")], scenarios: ["basic"] },
   { name: "partial-last-line", fault: "partial-last-line", fails: [out("no-partial-line")], scenarios: ["basic"] },
   { name: "huge-line", fault: "huge-line", fails: [out("line-size")], scenarios: ["tools"] },
