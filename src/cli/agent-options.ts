@@ -21,7 +21,7 @@ export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
     .option("turn-timeout", { type: "number", describe: `agent-cli: bound of every wait for a turn's terminal event in ms (default ${DEFAULT_BOUNDS.turnTimeoutMs})` })
     .option("stall-timeout", { type: "number", describe: `agent-cli: how long the failure probes wait for the CLI to end a failing (HTTP 500, stalled) turn, in ms (default ${DEFAULT_BOUNDS.stallTimeoutMs})` })
     .option("quiet-window", { type: "number", describe: `agent-cli: how long stdout is watched after the basic scenario's launch before the first line, in ms (default ${DEFAULT_BOUNDS.quietWindowMs})` })
-    .option("shutdown-timeout", { type: "number", describe: `agent-cli: how long after {"type":"shutdown"} the process may take to exit, in ms (default ${DEFAULT_BOUNDS.shutdownTimeoutMs}, the Desktop's wait before SIGTERM)` })
+    .option("shutdown-timeout", { type: "number", describe: `agent-cli: how long after {"type":"shutdown"} the process may take to exit, in ms (default ${DEFAULT_BOUNDS.shutdownTimeoutMs})` })
     .option("scenario", { type: "string", array: true, describe: `agent-cli: only these scenarios (${[...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)].join(", ")})` })
     .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4)" }) as Argv<T>;
 }

@@ -59,7 +59,7 @@ export const DEFAULT_BOUNDS: Readonly<KitBounds> = {
   turnTimeoutMs: 30_000,
   stallTimeoutMs: 180_000,
   quietWindowMs: 3_000,
-  shutdownTimeoutMs: 500,
+  shutdownTimeoutMs: 1_000,
 };
 
 /** The quiet window of every launch but the basic scenario's first (output then still fails). */
