@@ -19,7 +19,7 @@ export interface AgentCliSuiteOptions {
   stallTimeoutMs?: number;
   /** How long the basic scenario watches stdout after launch before its first line (default 3000 ms). */
   quietWindowMs?: number;
-  /** How long after {"type":"shutdown"} the process may take to exit (default 500 ms). */
+  /** How long after {"type":"shutdown"} the process may take to exit (default 1000 ms). */
   shutdownTimeoutMs?: number;
   /** HOME for the candidate (default: a fresh folder per scenario). */
   home?: string;
