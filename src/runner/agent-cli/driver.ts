@@ -48,14 +48,18 @@ export function boundsFrom(options: Pick<AgentCliSuiteOptions, "turnTimeoutMs" |
   };
 }
 
+/** How long the fixture keeps a stalled response open: past every wait of the kit for it. */
+export function stallLimitFor(bounds: KitBounds): number {
+  return bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
+}
+
 async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, token: string | undefined, bounds: KitBounds): Promise<Transcript> {
   const root = mkdtempSync(join(tmpdir(), `awp-agent-${name}-`));
   const cwd = join(root, "work");
   const home = options.home ?? join(root, "home");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(home, { recursive: true });
-  const stallLimitMs = bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
-  const fixture = await startModelFixture({ stallLimitMs, ...(token !== undefined ? { token } : {}) });
+  const fixture = await startModelFixture({ stallLimitMs: stallLimitFor(bounds), ...(token !== undefined ? { token } : {}) });
   const ctx = new ScenarioContext({
     name,
     mode: options.config.mode,

@@ -10,10 +10,10 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { readLaunch } from "../../../src/cli/agent-options.js";
-import type { ScenarioName } from "../../../src/core/agent-cli/scenarios.js";
 import { judgeAgentRun } from "../../../src/core/agent-cli/judge.js";
 import type { ClauseResult } from "../../../src/core/report/types.js";
-import { recordAgentCliRun, type AgentCliSuiteOptions } from "../../../src/runner/agent-cli/driver.js";
+import { DEFAULT_BOUNDS, type ScenarioName } from "../../../src/core/agent-cli/scenarios.js";
+import { boundsFrom, recordAgentCliRun, stallLimitFor, type AgentCliSuiteOptions } from "../../../src/runner/agent-cli/driver.js";
 
 const FAKE = fileURLToPath(new URL("../../fakes/agent-cli-fake.mjs", import.meta.url));
 const STALL = "agent-cli/failures/model-stall";
@@ -37,6 +37,14 @@ async function probe(options: Partial<AgentCliSuiteOptions> & { scenarios: Scena
 }
 
 describe("failure probes: --stall-timeout bounds the failing turn", () => {
+  it("the fixture keeps a stall open longer than the kit waits for it, whatever the bounds", () => {
+    expect(boundsFrom({})).toEqual(DEFAULT_BOUNDS);
+    for (const stallTimeoutMs of [1, 1200, 180_000, 600_000]) {
+      const bounds = boundsFrom({ stallTimeoutMs });
+      expect(stallLimitFor(bounds)).toBeGreaterThan(stallTimeoutMs + bounds.turnTimeoutMs);
+    }
+  });
+
   it.concurrent("a CLI that gives up after the turn timeout but within the stall timeout passes, and the probe runs beside the rest outside --jobs", async () => {
     const { stall, notes, done } = await probe({ scenarios: ["basic", "failures-stall"], jobs: 1, turnTimeoutMs: 2000, stallTimeoutMs: 8000 });
     expect(stall?.status).toBe("pass");
