@@ -29,6 +29,7 @@ import { classifyLine } from "./input.mjs";
 import { readLines } from "./lines.mjs";
 import { createOutput, exitAfterFlush } from "./output.mjs";
 import { loadHistory, newSessionId } from "./session.mjs";
+import { TOOL_NAMES } from "./tools.mjs";
 import { errorResult, runTurn } from "./turn.mjs";
 
 async function startup() {
@@ -44,7 +45,8 @@ async function startup() {
 function serve({ model, config, session }) {
   const out = createOutput({ secrets: [config.apiKey] });
   const stopController = new AbortController();
-  const ctx = { session, model, config, stateDir: config.stateDir, out, stopSignal: stopController.signal };
+  // read_file reads only under the folder the Desktop started us in.
+  const ctx = { session, model, config, stateDir: config.stateDir, out, stopSignal: stopController.signal, root: process.cwd() };
   let announced = false;
 
   // Stopping mid-turn: no partial result, no further events of any kind.
@@ -65,8 +67,8 @@ function serve({ model, config, session }) {
     if (!announced) {
       // Announced once, before anything else of the first accepted turn. The
       // Desktop stores session_id with its thread and passes it back later
-      // as --resume. We advertise no tools.
-      out.emit({ type: "system", subtype: "init", session_id: session.id, model, cwd: process.cwd(), tools: [] });
+      // as --resume. `tools` names the tools the model is offered.
+      out.emit({ type: "system", subtype: "init", session_id: session.id, model, cwd: process.cwd(), tools: TOOL_NAMES });
       announced = true;
     }
     await runTurn(ctx, item.content);

@@ -3,7 +3,7 @@
 //   POST <base>/chat/completions
 //   content-type: application/json
 //   authorization: Bearer <AWP_REFERENCE_API_KEY>        (only when set)
-//   {"model":M,"messages":[...],"stream":true,"stream_options":{"include_usage":true}}
+//   {"model":M,"messages":[...],"tools":[...],"stream":true,"stream_options":{"include_usage":true}}
 //
 // The answer is an SSE stream (see sse.mjs) of `chat.completion.chunk`
 // objects. Each chunk's choices[0].delta may carry
@@ -34,7 +34,7 @@ const MAX_TOOL_CALLS = 64;
  * Runs one model round. Returns { text, toolCalls: [{id, name, arguments}],
  * usage: {input_tokens, output_tokens} }.
  */
-export async function streamChat({ config, model, messages, stopSignal, onText, diag }) {
+export async function streamChat({ config, model, messages, tools, stopSignal, onText, diag }) {
   if (stopSignal.aborted) throw new StoppedError();
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -55,7 +55,8 @@ export async function streamChat({ config, model, messages, stopSignal, onText, 
 
   const headers = { "content-type": "application/json", accept: "text/event-stream" };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-  const body = JSON.stringify({ model, messages, stream: true, stream_options: { include_usage: true } });
+  const offered = tools !== undefined && tools.length > 0 ? { tools } : {};
+  const body = JSON.stringify({ model, messages, ...offered, stream: true, stream_options: { include_usage: true } });
 
   try {
     arm();

@@ -16,14 +16,16 @@
 //   {"type":"result","subtype":"success","is_error":false,"session_id":ID,
 //        "result":"<all text of the turn>","usage":{"input_tokens":N,"output_tokens":N}}
 //
-// Tools: this reference advertises none ("tools":[] in system/init) and runs
-// none. If a model calls one anyway, the call is shown to the Desktop as a
-// tool_use block, answered to the model with "tool_not_available: <name>",
-// and the model is asked again, for at most MAX_ROUNDS requests per turn.
+// Tools: this reference offers one harmless tool, read_file (tools.mjs), in
+// every model request and in system/init. Every call the model makes is shown
+// to the Desktop as a tool_use block, run (read_file) or answered with
+// "tool_not_available: <name>" (any other name), and the model is asked
+// again with the results, for at most MAX_ROUNDS requests per turn.
 
 import { StoppedError, TurnError } from "./codes.mjs";
 import { streamChat } from "./provider.mjs";
 import { saveHistory } from "./session.mjs";
+import { runTool, TOOL_DEFINITIONS } from "./tools.mjs";
 
 const MAX_ROUNDS = 4;
 // The final result repeats all text of the turn on one line, and the Desktop
@@ -31,7 +33,8 @@ const MAX_ROUNDS = 4;
 const MAX_RESULT_BYTES = 3 * 1024 * 1024;
 
 /**
- * ctx: { session: {id, messages}, model, config, stateDir, out, stopSignal }
+ * ctx: { session: {id, messages}, model, config, stateDir, out, stopSignal, root }
+ *      (root: the folder read_file may read under)
  * parts: the user's OpenAI content parts (see content.mjs).
  */
 export async function runTurn(ctx, parts) {
@@ -51,6 +54,7 @@ export async function runTurn(ctx, parts) {
         config: ctx.config,
         model: ctx.model,
         messages: [...session.messages, ...added],
+        tools: TOOL_DEFINITIONS,
         stopSignal: ctx.stopSignal,
         diag: out.diag,
         onText(piece) {
@@ -85,7 +89,9 @@ export async function runTurn(ctx, parts) {
         })),
       });
       for (const call of reply.toolCalls) {
-        added.push({ role: "tool", tool_call_id: call.id, content: `tool_not_available: ${call.name}` });
+        const content = await runTool(call, ctx.root);
+        if (ctx.stopSignal.aborted) throw new StoppedError();
+        added.push({ role: "tool", tool_call_id: call.id, content });
       }
       if (round === MAX_ROUNDS) throw new TurnError("tool_round_limit");
     }

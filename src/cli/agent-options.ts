@@ -2,6 +2,7 @@ import { accessSync, constants, lstatSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Argv } from "yargs";
 import type { LaunchConfig, LaunchFacts } from "../core/agent-cli/launch.js";
+import { DEFAULT_BOUNDS, SCENARIO_ALIASES, SCENARIO_NAMES, expandScenario, type KitBounds, type ScenarioName } from "../core/agent-cli/scenarios.js";
 import type { AgentMode } from "../core/agent-cli/types.js";
 import { KitError } from "../core/errors.js";
 
@@ -17,9 +18,56 @@ export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
     .option("args-json", { type: "string", describe: "agent-cli: prefix arguments as a JSON array (AWP_AGENT_CLI_ARGS_JSON)" })
     .option("from-env", { type: "boolean", describe: "agent-cli: take the launch configuration from the AWP_AGENT_CLI_* variables" })
     .option("home", { type: "string", describe: "agent-cli: HOME for the candidate (default: a fresh folder per scenario)" })
-    .option("turn-timeout", { type: "number", describe: "agent-cli: bound of every wait for a turn's terminal event in ms (default 30000)" })
-    .option("scenario", { type: "string", array: true, describe: "agent-cli: only these scenarios" })
+    .option("turn-timeout", { type: "number", describe: `agent-cli: bound of every wait for a turn's terminal event in ms (default ${DEFAULT_BOUNDS.turnTimeoutMs})` })
+    .option("stall-timeout", { type: "number", describe: `agent-cli: how long the failure probes wait for the CLI to end a failing (HTTP 500, stalled) turn, in ms (default ${DEFAULT_BOUNDS.stallTimeoutMs})` })
+    .option("quiet-window", { type: "number", describe: `agent-cli: how long stdout is watched after the basic scenario's launch before the first line, in ms (default ${DEFAULT_BOUNDS.quietWindowMs})` })
+    .option("shutdown-timeout", { type: "number", describe: `agent-cli: how long after {"type":"shutdown"} the process may take to exit, in ms (default ${DEFAULT_BOUNDS.shutdownTimeoutMs})` })
+    .option("scenario", { type: "string", array: true, describe: `agent-cli: only these scenarios (${[...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)].join(", ")})` })
     .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4)" }) as Argv<T>;
+}
+
+/** The kit's time-bound options of an agent-cli run, as parsed. */
+export interface BoundArgs {
+  turnTimeout?: number;
+  stallTimeout?: number;
+  quietWindow?: number;
+  shutdownTimeout?: number;
+}
+
+const BOUND_FLAGS: readonly [keyof BoundArgs, keyof KitBounds, string][] = [
+  ["turnTimeout", "turnTimeoutMs", "--turn-timeout"],
+  ["stallTimeout", "stallTimeoutMs", "--stall-timeout"],
+  ["quietWindow", "quietWindowMs", "--quiet-window"],
+  ["shutdownTimeout", "shutdownTimeoutMs", "--shutdown-timeout"],
+];
+
+/** The bounds given on the command line (positive integers of ms, at most 2^31 - 1); usage error otherwise. */
+export function readBounds(args: BoundArgs): Partial<KitBounds> {
+  const bounds: Partial<KitBounds> = {};
+  for (const [arg, key, flag] of BOUND_FLAGS) {
+    const value = args[arg];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) throw new KitError("usage", `${flag} must be a positive integer (milliseconds)`);
+    bounds[key] = value;
+  }
+  return bounds;
+}
+
+/** The command-line form of the bounds given, for reproduce lines. */
+export function boundFlags(args: BoundArgs): string[] {
+  return BOUND_FLAGS.flatMap(([arg, , flag]) => (args[arg] !== undefined ? [flag, String(args[arg])] : []));
+}
+
+/** The scenarios `--scenario` names (aliases such as "failures" expand), in the kit's order; undefined for none. */
+export function scenarioNames(names: readonly string[]): ScenarioName[] | undefined {
+  if (names.length === 0) return undefined;
+  const wanted = new Set<ScenarioName>();
+  for (const name of names) {
+    const expanded = expandScenario(name);
+    if (expanded === undefined) throw new KitError("usage", `unknown scenario "${name}" (known: ${[...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)].join(", ")})`);
+    for (const one of expanded) wanted.add(one);
+  }
+  return SCENARIO_NAMES.filter((name) => wanted.has(name));
 }
 
 export interface LaunchArgs {

@@ -2,14 +2,12 @@ import { join } from "node:path";
 import { KitError } from "../core/errors.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor } from "../core/report/judge.js";
-import type { ScenarioName } from "../core/agent-cli/scenarios.js";
-import { SCENARIO_NAMES } from "../core/agent-cli/scenarios.js";
 import { runAgentCliSuite, secretsOf } from "../runner/agent-cli/suite.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
-import { readLaunch, type LaunchArgs } from "./agent-options.js";
+import { readBounds, readLaunch, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
 import { attachAgentReproductions } from "./agent-reproduce.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
@@ -21,7 +19,7 @@ import { fuzzBudget, fuzzPhase, type FuzzArgs } from "./fuzz.js";
 import { mergeFuzz } from "../fuzz/merge.js";
 import { secretsOf as providerSecrets } from "../core/provider/config.js";
 
-export interface RunArgs extends LaunchArgs, FuzzArgs, ReportArgs {
+export interface RunArgs extends LaunchArgs, BoundArgs, FuzzArgs, ReportArgs {
   protocol?: string;
   configJson?: string;
   configFile?: string;
@@ -32,7 +30,6 @@ export interface RunArgs extends LaunchArgs, FuzzArgs, ReportArgs {
   timeout?: number;
   budget?: number;
   home?: string;
-  turnTimeout?: number;
   scenario: string[];
   reporter: string[];
   color: boolean;
@@ -62,23 +59,15 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   return report;
 }
 
-function scenarioNames(names: string[]): ScenarioName[] | undefined {
-  if (names.length === 0) return undefined;
-  for (const name of names) {
-    if (!(SCENARIO_NAMES as string[]).includes(name)) throw new KitError("usage", `unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(", ")})`);
-  }
-  return names as ScenarioName[];
-}
-
 async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport> {
   const { config, facts } = readLaunch(args);
-  const turnTimeoutMs = positive(args.turnTimeout, "--turn-timeout");
+  const bounds = readBounds(args);
   const jobs = positive(args.jobs, "--jobs");
   const scenarios = scenarioNames(args.scenario);
   const { report, run } = await runAgentCliSuite({
     config,
     facts,
-    ...(turnTimeoutMs !== undefined ? { turnTimeoutMs } : {}),
+    ...bounds,
     ...(jobs !== undefined ? { jobs } : {}),
     ...(args.home !== undefined ? { home: args.home } : {}),
     ...(scenarios !== undefined ? { scenarios } : {}),

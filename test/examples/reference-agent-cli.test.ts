@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -53,6 +53,17 @@ function toolReply(id: string, name: string, argFragments: string[]): Reply {
     sseHead(res);
     res.write(chunk({ role: "assistant", tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
     for (const part of argFragments) res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
+    res.write(chunk({}, "tool_calls"));
+    res.write(usageChunk(7, 3));
+    res.end("data: [DONE]\n\n");
+  };
+}
+
+/** Several complete tool calls in one answer: [id, name, arguments]. */
+function multiToolReply(calls: readonly (readonly [string, string, string])[]): Reply {
+  return (res) => {
+    sseHead(res);
+    res.write(chunk({ role: "assistant", tool_calls: calls.map(([id, name, args], index) => ({ index, id, type: "function", function: { name, arguments: args } })) }));
     res.write(chunk({}, "tool_calls"));
     res.write(usageChunk(7, 3));
     res.end("data: [DONE]\n\n");
@@ -131,8 +142,8 @@ class Cli {
   private pending = "";
   private waiters: Array<() => void> = [];
 
-  constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+  constructor(args: string[], env: Record<string, string>, cwd?: string) {
+    this.child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"], ...(cwd !== undefined ? { cwd } : {}) });
     this.child.stdout.setEncoding("utf8");
     this.child.stderr.setEncoding("utf8");
     this.child.stdout.on("data", (text: string) => {
@@ -207,8 +218,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function start(args: string[] = ["--model", "test-model"], extra: Record<string, string> = {}): Cli {
-  const cli = new Cli(args, env(extra));
+function start(args: string[] = ["--model", "test-model"], extra: Record<string, string> = {}, cwd?: string): Cli {
+  const cli = new Cli(args, env(extra), cwd);
   running.push(cli);
   return cli;
 }
@@ -235,7 +246,7 @@ describe("reference agent CLI: a turn", () => {
     const sessionId = cli.events[0]!.session_id as string;
     expect(sessionId).toMatch(/^ref-[0-9a-f-]{36}$/);
     expect(cli.events).toEqual([
-      { type: "system", subtype: "init", session_id: sessionId, model: "test-model", cwd: process.cwd(), tools: [] },
+      { type: "system", subtype: "init", session_id: sessionId, model: "test-model", cwd: process.cwd(), tools: ["read_file"] },
       { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
       { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hel" } },
       { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "lo " } },
@@ -254,6 +265,7 @@ describe("reference agent CLI: a turn", () => {
     expect(request!.body).toEqual({
       model: "test-model",
       messages: [{ role: "user", content: [{ type: "text", text: "Explain this failure" }] }],
+      tools: [{ type: "function", function: { name: "read_file", description: expect.any(String) as unknown, parameters: { type: "object", properties: { path: { type: "string", description: expect.any(String) as unknown } }, required: ["path"], additionalProperties: false } } }],
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -283,26 +295,59 @@ describe("reference agent CLI: a turn", () => {
     expect(await cli.end()).toEqual({ code: 0, signal: null });
   });
 
-  it("shows a tool call, answers it with tool_not_available and asks the model again", async () => {
-    stub.script(toolReply("call_1", "read_file", ['{"pa', 'th":"a.txt"}']), textReply(["no tools here"], [20, 4]));
-    const cli = start();
+  it("offers read_file, shows each tool call, runs it inside its folder only and asks the model again", async () => {
+    const work = join(home, "work");
+    mkdirSync(join(work, "sub"), { recursive: true });
+    writeFileSync(join(work, "a.txt"), "alpha text\n");
+    writeFileSync(join(home, "secret.txt"), "outside\n");
+    symlinkSync(join(home, "secret.txt"), join(work, "link.txt"));
+    const calls = [
+      ["call_1", "read_file", '{"path":"a.txt"}'],
+      ["call_2", "read_file", '{"path":"../secret.txt"}'],
+      ["call_3", "read_file", '{"path":"link.txt"}'],
+      ["call_4", "read_file", JSON.stringify({ path: join(work, "a.txt") })],
+      ["call_5", "read_file", '{"path":"sub"}'],
+      ["call_6", "read_file", '{"path":"missing.txt"}'],
+      ["call_7", "read_file", '{"file":"a.txt"}'],
+      ["call_8", "run_shell_command", '{"command":"ls"}'],
+    ] as const;
+    stub.script(multiToolReply(calls), textReply(["done reading"], [20, 4]));
+    const cli = start(["--model", "test-model"], {}, work);
     cli.sendText("read a.txt");
     const [result] = await cli.waitForResults(1);
     const sessionId = result!.session_id as string;
+    expect(cli.events.find((e) => e.type === "system")).toMatchObject({ tools: ["read_file"] });
     expect(cli.events.find((e) => e.type === "assistant")).toEqual({
       type: "assistant",
       session_id: sessionId,
-      message: { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "read_file", input: { path: "a.txt" } }] },
+      message: { role: "assistant", content: calls.map(([id, name, args]) => ({ type: "tool_use", id, name, input: JSON.parse(args) as unknown })) },
     });
-    expect(result).toEqual({
-      type: "result", subtype: "success", is_error: false, session_id: sessionId,
-      result: "no tools here", usage: { input_tokens: 27, output_tokens: 7 },
-    });
-    expect(stub.requests[1]!.body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "read a.txt" }] },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }] },
-      { role: "tool", tool_call_id: "call_1", content: "tool_not_available: read_file" },
+    expect(result).toEqual({ type: "result", subtype: "success", is_error: false, session_id: sessionId, result: "done reading", usage: { input_tokens: 27, output_tokens: 7 } });
+    const answers = (stub.requests[1]!.body.messages as Json[]).filter((m) => m.role === "tool").map((m) => [m.tool_call_id, m.content]);
+    expect(answers).toEqual([
+      ["call_1", "alpha text\n"],
+      ["call_2", "tool_error: path_outside_workspace"],
+      ["call_3", "tool_error: path_outside_workspace"],
+      ["call_4", "tool_error: path_outside_workspace"],
+      ["call_5", "tool_error: not_a_regular_file"],
+      ["call_6", "tool_error: file_not_found"],
+      ["call_7", "tool_error: invalid_arguments"],
+      ["call_8", "tool_not_available: run_shell_command"],
     ]);
+    expect(stub.requests[1]!.body.tools).toEqual(stub.requests[0]!.body.tools);
+    expect(await cli.end()).toEqual({ code: 0, signal: null });
+  });
+
+  it("reads at most 64 KiB of a file and says it cut the rest", async () => {
+    const work = join(home, "work");
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, "big.txt"), "x".repeat(70_000));
+    stub.script(toolReply("call_1", "read_file", ['{"path":"big.txt"}']), textReply(["ok"]));
+    const cli = start(["--model", "test-model"], {}, work);
+    cli.sendText("read big.txt");
+    await cli.waitForResults(1);
+    const answer = (stub.requests[1]!.body.messages as Json[]).find((m) => m.role === "tool")?.content as string;
+    expect(answer).toBe(`${"x".repeat(65_536)}\n[truncated: the file has 70000 bytes]`);
     expect(await cli.end()).toEqual({ code: 0, signal: null });
   });
 

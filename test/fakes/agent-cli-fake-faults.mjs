@@ -116,6 +116,10 @@ export const FAULTS = {
   "early-output": {
     startup: () => process.stdout.write(line({ type: "system", subtype: "starting" })),
   },
+  "init-after-startup": {
+    // An event a second after start-up, before any input: inside the long quiet window only.
+    startup: () => setTimeout(() => process.stdout.write(line({ type: "system", subtype: "starting" })), 1000),
+  },
   "log-on-stdout": {
     // Right after the first event of each turn, so the first turn still opens with system/init.
     output: (text, object, state, owed) => `${text}\n${owed?.kind === "user" && owed.lines === 0 ? `agent-cli-fake: starting turn ${owed.tag ?? "?"}\n` : ""}`,
@@ -189,6 +193,12 @@ export const FAULTS = {
   "delta-before-start": {
     output: drop((o) => o.type === "content_block_start"),
   },
+  "offer-no-tools": {
+    // Not a fault: a CLI whose model requests offer no tools (turns/tool-use is then not applicable).
+    fetch: editRequest((body) => {
+      delete body.tools;
+    }),
+  },
   "hide-tool-use": {
     output: drop((o) => o.type === "assistant" && Array.isArray(o.message?.content) && o.message.content.some((b) => b?.type === "tool_use")),
   },
@@ -209,7 +219,7 @@ export const FAULTS = {
   "drop-text": {
     fetch: editRequest((body) => {
       const user = lastUser(body.messages);
-      if (turnTag(textOf(user?.content)) === "content-text") mapText(user, () => "(empty)");
+      if (turnTag(textOf(user?.content)) === "content-1") mapText(user, () => "(empty)");
     }),
   },
   "drop-image": { input: withoutBlocks("image") },
@@ -274,6 +284,15 @@ export const FAULTS = {
       (o) => isErrorResult(o) && o.result === "provider_timeout",
       (o) => line({ type: "result", subtype: "success", is_error: false, session_id: o.session_id, result: "", usage: { input_tokens: 0, output_tokens: 0 } }),
     ),
+  },
+
+  // ---- slow but conforming: must PASS failures/model-stall (test/runner/agent-cli/failure-probes.test.ts)
+  "slow-stall-give-up": {
+    // Gives up on a silent model only after 40 s (AWP_FAKE_STALL_GIVE_UP_MS), longer than
+    // --turn-timeout but within --stall-timeout: the contract sets no time for it.
+    startup: () => {
+      process.env.AWP_REFERENCE_TIMEOUT_MS = process.env.AWP_FAKE_STALL_GIVE_UP_MS ?? "40000";
+    },
   },
 
   // ---- termination

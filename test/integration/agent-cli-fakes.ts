@@ -20,6 +20,9 @@ export const REFERENCE_ENV: Readonly<Record<string, string>> = {
 };
 const ENV_FLAGS = Object.entries(REFERENCE_ENV).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
 
+/** The quiet window of cases that do not judge it (the default 3000 ms would add that much to every basic run). */
+export const SHORT_QUIET_WINDOW = ["--quiet-window", "300"];
+
 /** Every kit run waits for the candidate more than it computes; a few at once keep a 2-core box busy without starving timing. */
 export const RUNS_PER_FILE = 3;
 /** Per test: the wait for a free slot plus the run itself. */
@@ -119,8 +122,8 @@ function launchOf(c: AgentCliCase, dir: string): { args: string[]; env: Record<s
 /** Rough run time, so the long cases start first and the pool drains evenly; runs that need the pool alone go last. */
 function weight(c: AgentCliCase): number {
   if (c.alone === true) return 0;
-  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, failures: 3, shutdown: 3 };
-  return Math.max(1, ...c.scenarios.map((s) => long[s] ?? 1)) + (c.options?.includes("--turn-timeout") ? 3 : 0);
+  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, "failures-error": 2, "failures-stall": 3, shutdown: 3 };
+  return Math.max(1, ...c.scenarios.map((s) => long[s] ?? 1)) + (c.options?.includes("--turn-timeout") ? 3 : 0) + (c.options?.includes("--quiet-window") ? 3 : 0);
 }
 
 /**
@@ -144,8 +147,9 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[])
         const dir = tempDir("awp-agent-cli-launch-");
         dirs.push(dir);
         const { args, env } = launchOf(c, dir);
+        const quiet = c.alone === true || c.options?.includes("--quiet-window") === true ? [] : SHORT_QUIET_WINDOW;
         const result = await runKit(
-          ["--mode", mode, ...c.scenarios.flatMap((s) => ["--scenario", s]), ...(c.options ?? []), ...args],
+          ["--mode", mode, ...c.scenarios.flatMap((s) => ["--scenario", s]), ...quiet, ...(c.options ?? []), ...args],
           { AWP_AGENT_REMOTE_API_OPT_IN: "0", ...c.kitEnv, ...env },
         );
         dirs.push(result.out);

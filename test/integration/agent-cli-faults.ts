@@ -37,9 +37,9 @@ export interface AgentCliCase {
   /** Strings that must never appear in report.json (besides the fixture token). */
   secrets?: readonly string[];
   /**
-   * The fault must show inside the kit's 500 ms quiet window after launch (QUIET_MS in
-   * src/runner/agent-cli/scenarios/turns.ts): run it with no other kit run of its file, so
-   * a loaded box does not push the fake's startup past the first input line.
+   * The fault must show inside the kit's quiet window after launch (--quiet-window): run it
+   * with no other kit run of its file, so a loaded box does not push the fake's startup past
+   * the first input line. Cases neither alone nor giving --quiet-window run with a short one.
    */
   alone?: boolean;
 }
@@ -53,6 +53,7 @@ const lch = (id: string): string => `agent-cli/launch/${id}`;
 
 export const OUTPUT_SESSION_TURN_FAULTS: readonly AgentCliCase[] = [
   { name: "early-output", fault: "early-output", fails: [out("silent-before-input")], scenarios: ["basic"], alone: true },
+  { name: "init-after-startup", fault: "init-after-startup", fails: [out("silent-before-input")], scenarios: ["basic"], options: ["--quiet-window", "3000"] },
   { name: "log-on-stdout", fault: "log-on-stdout", fails: [out("json-object-lines")], scenarios: ["basic"] },
   { name: "partial-last-line", fault: "partial-last-line", fails: [out("no-partial-line")], scenarios: ["basic"] },
   { name: "huge-line", fault: "huge-line", fails: [out("line-size")], scenarios: ["tools"] },
@@ -66,8 +67,8 @@ export const OUTPUT_SESSION_TURN_FAULTS: readonly AgentCliCase[] = [
   { name: "prefetch-next-turn", fault: "prefetch-next-turn", fails: [trn("terminal-in-order")], scenarios: ["queued"] },
   { name: "exit-mid-turn", fault: "exit-mid-turn", fails: [trn("no-exit-mid-turn")], scenarios: ["basic"] },
   { name: "success-with-is-error", fault: "success-with-is-error", fails: [trn("result-shape")], scenarios: ["basic"] },
-  { name: "error-text", fault: "error-text", fails: [trn("error-code")], scenarios: ["failures"] },
-  { name: "error-code-in-subtype", fault: "error-code-in-subtype", fails: [trn("error-code-in-result")], scenarios: ["failures"] },
+  { name: "error-text", fault: "error-text", fails: [trn("error-code")], scenarios: ["failures-error"] },
+  { name: "error-code-in-subtype", fault: "error-code-in-subtype", fails: [trn("error-code-in-result")], scenarios: ["failures-error"] },
   { name: "negative-usage", fault: "negative-usage", fails: [trn("usage-counts")], scenarios: ["basic"] },
   { name: "delta-before-start", fault: "delta-before-start", fails: [trn("text-blocks")], scenarios: ["basic"] },
   { name: "hide-tool-use", fault: "hide-tool-use", fails: [trn("tool-use")], scenarios: ["tools"] },
@@ -86,8 +87,8 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
   { name: "truncate-stream", fault: "truncate-stream", fails: ["agent-cli/fidelity/streamed-text"], scenarios: ["basic"] },
   { name: "truncate-result", fault: "truncate-result", fails: ["agent-cli/fidelity/result-text"], scenarios: ["basic"] },
   { name: "leak-key", fault: "leak-key", fails: ["agent-cli/secrets/token-not-echoed"], scenarios: ["basic"] },
-  { name: "success-on-http-error", fault: "success-on-http-error", fails: ["agent-cli/failures/model-error"], scenarios: ["failures"] },
-  { name: "success-on-timeout", fault: "success-on-timeout", fails: ["agent-cli/failures/model-stall"], scenarios: ["failures"] },
+  { name: "success-on-http-error", fault: "success-on-http-error", fails: ["agent-cli/failures/model-error"], scenarios: ["failures-error"] },
+  { name: "success-on-timeout", fault: "success-on-timeout", fails: ["agent-cli/failures/model-stall"], scenarios: ["failures-stall"] },
   { name: "ignore-shutdown", fault: "ignore-shutdown", fails: ["agent-cli/termination/shutdown-line"], scenarios: ["shutdown"] },
   { name: "ignore-sigterm-idle", fault: "ignore-sigterm-idle", fails: ["agent-cli/termination/sigterm-idle"], scenarios: ["sigterm-idle"] },
   { name: "ignore-sigterm-mid-turn", fault: "ignore-sigterm-mid-turn", fails: ["agent-cli/termination/sigterm-mid-turn"], scenarios: ["sigterm-mid-turn"] },

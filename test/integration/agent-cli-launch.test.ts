@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunReport } from "../../src/core/report/types.js";
-import { agentCliCaseTests, FAKE, MODES, pool, REFERENCE, REFERENCE_ENV, runKit, TEST_TIMEOUT_MS, type Mode } from "./agent-cli-fakes.js";
+import { agentCliCaseTests, FAKE, MODES, pool, REFERENCE, REFERENCE_ENV, runKit, SHORT_QUIET_WINDOW, TEST_TIMEOUT_MS, type Mode } from "./agent-cli-fakes.js";
 import { LAUNCH_CONFIGS } from "./agent-cli-faults.js";
 import { failing } from "./cli.js";
 
@@ -49,7 +49,7 @@ describe.concurrent("agent-cli reference and the fake without a fault", () => {
   for (const protocol of MODES) {
     it(`--from-env with AWP_AGENT_CLI_PROTOCOL=${protocol}: the reference passes, launch/protocol-name included`, async () => {
       const run = await limit(() =>
-        runKit(["--from-env", "--scenario", "basic"], {
+        runKit(["--from-env", "--scenario", "basic", ...SHORT_QUIET_WINDOW], {
           AWP_AGENT_CLI_EXECUTABLE: REFERENCE,
           AWP_AGENT_CLI_PROTOCOL: protocol,
           AWP_AGENT_CLI_ENV_JSON: JSON.stringify(REFERENCE_ENV),

@@ -14,7 +14,7 @@ import { exitCodeFor } from "../../core/report/judge.js";
 import { makeRedactor } from "../../core/report/redact.js";
 import { startModelFixture } from "../../fixtures/index.js";
 import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
-import { readLaunch, withLaunchOptions } from "../agent-options.js";
+import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
 import { candidateOf, colorWanted, list, readFileOrFail } from "../args.js";
 import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
@@ -63,8 +63,7 @@ export function recordCommand(y: Argv): Argv {
       const names = list(a.scenario as unknown);
       const name = (names[0] ?? "basic") as ScenarioName;
       if (names.length > 1 || !SCENARIO_NAMES.includes(name)) throw new KitError("usage", `record takes one --scenario of: ${SCENARIO_NAMES.join(", ")}`);
-      const turnTimeoutMs = a.turnTimeout as number | undefined;
-      const run = await recordAgentCliRun({ config, facts, scenarios: [name], ...(turnTimeoutMs !== undefined ? { turnTimeoutMs } : {}) });
+      const run = await recordAgentCliRun({ config, facts, scenarios: [name], ...readBounds(a as BoundArgs) });
       const transcript = run.transcripts[0];
       if (transcript === undefined) throw new KitError("kit_bug", "no transcript recorded");
       const redact = makeRedactor(run.token !== undefined ? [run.token] : []);

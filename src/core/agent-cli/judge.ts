@@ -4,7 +4,8 @@ import type { ClauseResult } from "../report/types.js";
 import { decisiveStderrLine, exitedAtStart, modelCause } from "./causes.js";
 import { agentCliChecks } from "./checks/index.js";
 import { processesOf, type AgentRun } from "./checks/helpers.js";
-import { ignoredEvents } from "./checks/output.js";
+import { failureNotes } from "./checks/failures.js";
+import { ignoredEvents, silenceNotes } from "./checks/output.js";
 
 /** Clauses that can only be judged on a model exchange: skipped with one shared reason when the CLI never reached the fixture. */
 export const MODEL_CLAUSES = [
@@ -53,5 +54,8 @@ function applyCauses(results: ClauseResult[], run: AgentRun): ClauseResult[] {
 /** Judges every selected clause of suites/agent-cli/ on a run (live or recorded). */
 export function judgeAgentRun(run: AgentRun, selected: (id: string) => boolean = () => true): JudgedClauses & { notes: string[] } {
   const judged = judgeClauses(loadCatalogue("agent-cli"), agentCliChecks, run, selected);
-  return { ...judged, results: applyCauses(judged.results, run), notes: ignoredEvents(run) };
+  const notes = [...ignoredEvents(run)];
+  if (selected("agent-cli/output/silent-before-input")) notes.push(...silenceNotes(run));
+  if (selected("agent-cli/failures/model-error") || selected("agent-cli/failures/model-stall")) notes.push(...failureNotes(run));
+  return { ...judged, results: applyCauses(judged.results, run), notes };
 }

@@ -3,14 +3,15 @@
  * implements them; checks find transcripts by these names (golden files carry them too).
  */
 export const SCENARIOS = {
-  basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/secrets", "agent-cli/termination/stdin-eof"], about: "two turns, then the end of stdin" },
+  basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/secrets", "agent-cli/termination/stdin-eof"], about: "two turns, then the end of stdin (after the long quiet window)" },
   queued: { judges: ["agent-cli/turns/terminal-in-order", "agent-cli/turns/one-terminal-per-turn"], about: "two turns written back to back" },
   content: { judges: ["agent-cli/input/text-block", "agent-cli/input/image-block", "agent-cli/input/document-block", "agent-cli/input/unsupported-block"], about: "text, image, document and unknown blocks" },
   malformed: { judges: ["agent-cli/input/survives-malformed-line"], about: "lines that are not user messages, then a valid turn" },
-  tools: { judges: ["agent-cli/turns/tool-use"], about: "the model calls a tool" },
+  tools: { judges: ["agent-cli/turns/tool-use"], about: "the model calls a tool the CLI offered" },
   mcp: { judges: ["agent-cli/input/mcp-config"], about: "launched with --mcp-config" },
   resume: { judges: ["agent-cli/resume"], about: "a turn, exit, relaunch with --resume, a turn" },
-  failures: { judges: ["agent-cli/failures"], about: "model HTTP 500 and a stalled stream, each followed by a good turn" },
+  "failures-error": { judges: ["agent-cli/failures/model-error"], about: "the model answers HTTP 500, then a good turn (own process, --stall-timeout)" },
+  "failures-stall": { judges: ["agent-cli/failures/model-stall"], about: "the model stream stalls, then a good turn (own process, --stall-timeout)" },
   shutdown: { judges: ["agent-cli/termination/shutdown-line"], about: 'a turn, then {"type":"shutdown"}' },
   "sigterm-idle": { judges: ["agent-cli/termination/sigterm-idle"], about: "a turn, then SIGTERM" },
   "sigterm-mid-turn": { judges: ["agent-cli/termination/sigterm-mid-turn"], about: "SIGTERM while the reply streams" },
@@ -19,5 +20,52 @@ export const SCENARIOS = {
 export type ScenarioName = keyof typeof SCENARIOS;
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
 
+/**
+ * The failure probes: each runs in a process of its own, starts first and runs beside the
+ * other scenarios outside the --jobs limit, and waits --stall-timeout for its failing turn.
+ */
+export const FAILURE_PROBES: readonly ScenarioName[] = ["failures-error", "failures-stall"];
+
+/** Names `--scenario` also takes, each standing for several scenarios. */
+export const SCENARIO_ALIASES: Readonly<Record<string, readonly ScenarioName[]>> = {
+  failures: FAILURE_PROBES,
+};
+
+/** The scenarios a `--scenario` value names (an alias expands), or undefined when it names none. */
+export function expandScenario(name: string): readonly ScenarioName[] | undefined {
+  if ((SCENARIO_NAMES as readonly string[]).includes(name)) return [name as ScenarioName];
+  return SCENARIO_ALIASES[name];
+}
+
 /** Block type the kit sends as an "unsupported" content block. */
 export const PROBE_BLOCK_TYPE = "awp_conformance_probe";
+
+/**
+ * The kit's own time bounds (the contract sets none of these) and their defaults; each is an
+ * option of `run`. The clause texts quote these defaults (test/core/agent-cli/bounds.test.ts).
+ */
+export interface KitBounds {
+  /** --turn-timeout: every wait for an ordinary turn's terminal event. */
+  turnTimeoutMs: number;
+  /** --stall-timeout: the wait for the terminal event of a failure probe's failing turn. */
+  stallTimeoutMs: number;
+  /** --quiet-window: how long the basic scenario watches stdout after launch before its first line. */
+  quietWindowMs: number;
+  /** --shutdown-timeout: how long after {"type":"shutdown"} the process may take to exit. */
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULT_BOUNDS: Readonly<KitBounds> = {
+  turnTimeoutMs: 30_000,
+  stallTimeoutMs: 180_000,
+  quietWindowMs: 3_000,
+  shutdownTimeoutMs: 1_000,
+};
+
+/** The quiet window of every launch but the basic scenario's first (output then still fails). */
+export const SHORT_QUIET_MS = 100;
+
+/** The run's bounds, or the defaults (judging recorded transcripts). */
+export function boundsOf(run: { bounds?: KitBounds }): KitBounds {
+  return run.bounds ?? DEFAULT_BOUNDS;
+}

@@ -121,7 +121,9 @@ export interface ModelCall {
   /** The assistant text the fixture returned ("" for tool calls and errors). */
   replyText: string;
   toolCall?: { id: string; name: string; arguments: string };
-  /** The directive asked for a tool call but the fixture made none, and why (it only calls tools the request offered). */
+  /** Names of the tools the request offered the model, in order ([] when none); absent when the body was not a valid request. */
+  toolsOffered?: string[];
+  /** The directive asked for a tool call and the fixture answered with text instead: why (no tool offered, none the kit may call). */
   toolSkipped?: string;
   /** complete: the whole reply was sent; stalled: left hanging; aborted: the client went away first. */
   outcome: "complete" | "error" | "stalled" | "aborted" | "unauthorized" | "bad-request";

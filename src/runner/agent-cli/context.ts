@@ -3,7 +3,7 @@ import { renderDirective } from "../../fixtures/index.js";
 import { isTerminalLine } from "./terminal.js";
 import { desktopArgv, expandPlaceholders, type LaunchConfig, type LaunchExtras, childEnvironment } from "../../core/agent-cli/launch.js";
 import type { AgentMode, Directive, TranscriptEvent } from "../../core/agent-cli/types.js";
-import type { ScenarioName } from "../../core/agent-cli/scenarios.js";
+import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type KitBounds, type ScenarioName } from "../../core/agent-cli/scenarios.js";
 import type { ModelFixture } from "../../fixtures/index.js";
 import { LiveSession, type StdoutLine } from "./session.js";
 
@@ -18,6 +18,8 @@ export interface ScenarioSetup {
   /** {{fixture.*}} values for this scenario's fixture. */
   placeholders: Record<string, string>;
   turnTimeoutMs: number;
+  /** The other kit bounds (default DEFAULT_BOUNDS; turnTimeoutMs above wins). */
+  bounds?: Partial<KitBounds>;
   cwd: string;
   home: string;
   /** Environment of the kit process (the launcher). */
@@ -52,6 +54,21 @@ export class ScenarioContext {
     return this.setup.turnTimeoutMs;
   }
 
+  /** --stall-timeout: the wait for a failure probe's failing turn. */
+  get stallTimeoutMs(): number {
+    return this.setup.bounds?.stallTimeoutMs ?? DEFAULT_BOUNDS.stallTimeoutMs;
+  }
+
+  /** --quiet-window: the long watch of stdout after one launch. */
+  get quietWindowMs(): number {
+    return this.setup.bounds?.quietWindowMs ?? DEFAULT_BOUNDS.quietWindowMs;
+  }
+
+  /** --shutdown-timeout: how long the process may take to exit after {"type":"shutdown"}. */
+  get shutdownTimeoutMs(): number {
+    return this.setup.bounds?.shutdownTimeoutMs ?? DEFAULT_BOUNDS.shutdownTimeoutMs;
+  }
+
   /** Launches the candidate as the Desktop would (a new process number each time). */
   async launch(extras: LaunchExtras = {}): Promise<LiveSession> {
     const { config, placeholders, launcherEnv, home, cwd } = this.setup;
@@ -71,7 +88,7 @@ export class ScenarioContext {
   }
 
   /** Launches, then watches stdout for `quietMs` before the first line is written (output then breaks silence). */
-  async start(extras: LaunchExtras = {}, quietMs = 100): Promise<LiveSession> {
+  async start(extras: LaunchExtras = {}, quietMs = SHORT_QUIET_MS): Promise<LiveSession> {
     const session = await this.launch(extras);
     await session.waitQuiet(quietMs);
     return session;

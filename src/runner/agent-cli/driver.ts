@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
 import type { LaunchConfig, LaunchFacts } from "../../core/agent-cli/launch.js";
-import { SCENARIO_NAMES, type ScenarioName } from "../../core/agent-cli/scenarios.js";
+import { DEFAULT_BOUNDS, FAILURE_PROBES, SCENARIO_NAMES, type KitBounds, type ScenarioName } from "../../core/agent-cli/scenarios.js";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import { newFixtureToken, startModelFixture } from "../../fixtures/index.js";
 import { ScenarioContext } from "./context.js";
@@ -15,9 +15,15 @@ export interface AgentCliSuiteOptions {
   scenarios?: readonly ScenarioName[];
   /** Bound of every wait for a turn's terminal event (default 30 s). */
   turnTimeoutMs?: number;
+  /** Bound of the wait for a failure probe's failing turn (default 180 s). */
+  stallTimeoutMs?: number;
+  /** How long the basic scenario watches stdout after launch before its first line (default 3000 ms). */
+  quietWindowMs?: number;
+  /** How long after {"type":"shutdown"} the process may take to exit (default 1000 ms). */
+  shutdownTimeoutMs?: number;
   /** HOME for the candidate (default: a fresh folder per scenario). */
   home?: string;
-  /** Scenarios run at once, each with its own processes and model fixture (default 4). */
+  /** Scenarios run at once, each with its own processes and model fixture (default 4); the failure probes run beside them. */
   jobs?: number;
   /** Environment of the launcher (default process.env). */
   launcherEnv?: Record<string, string | undefined>;
@@ -29,20 +35,39 @@ export function usesToken(config: LaunchConfig): boolean {
   return [...config.prefixArgs, ...Object.values(config.env)].some((v) => v.includes("{{fixture.token}}"));
 }
 
-async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, token: string | undefined, turnTimeoutMs: number): Promise<Transcript> {
+/** A stalled response outlives the kit's wait for it by this much, so only the CLI can end the stall first. */
+export const STALL_LIMIT_MARGIN_MS = 30_000;
+
+/** The options' bounds with the defaults filled in. */
+export function boundsFrom(options: Pick<AgentCliSuiteOptions, "turnTimeoutMs" | "stallTimeoutMs" | "quietWindowMs" | "shutdownTimeoutMs">): KitBounds {
+  return {
+    turnTimeoutMs: options.turnTimeoutMs ?? DEFAULT_BOUNDS.turnTimeoutMs,
+    stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_BOUNDS.stallTimeoutMs,
+    quietWindowMs: options.quietWindowMs ?? DEFAULT_BOUNDS.quietWindowMs,
+    shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_BOUNDS.shutdownTimeoutMs,
+  };
+}
+
+/** How long the fixture keeps a stalled response open: past every wait of the kit for it. */
+export function stallLimitFor(bounds: KitBounds): number {
+  return bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
+}
+
+async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, token: string | undefined, bounds: KitBounds): Promise<Transcript> {
   const root = mkdtempSync(join(tmpdir(), `awp-agent-${name}-`));
   const cwd = join(root, "work");
   const home = options.home ?? join(root, "home");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(home, { recursive: true });
-  const fixture = await startModelFixture(token !== undefined ? { token } : {});
+  const fixture = await startModelFixture({ stallLimitMs: stallLimitFor(bounds), ...(token !== undefined ? { token } : {}) });
   const ctx = new ScenarioContext({
     name,
     mode: options.config.mode,
     config: options.config,
     fixture,
     placeholders: { "fixture.openai": fixture.openaiBase, "fixture.anthropic": fixture.anthropicBase, ...(token !== undefined ? { "fixture.token": token } : {}) },
-    turnTimeoutMs,
+    turnTimeoutMs: bounds.turnTimeoutMs,
+    bounds,
     cwd,
     home,
     launcherEnv: options.launcherEnv ?? process.env,
@@ -57,28 +82,35 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, to
   return { scenario: name, mode: options.config.mode, events: ctx.events };
 }
 
-/** Drives the scenarios against a live candidate; every process and fixture is gone when it resolves. */
-export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<AgentRun> {
-  const turnTimeoutMs = options.turnTimeoutMs ?? 30_000;
+/**
+ * Drives the scenarios against a live candidate; every process and fixture is gone when it
+ * resolves. The failure probes start first and run beside the others, outside the --jobs
+ * limit: they mostly wait for the CLI to give up, so a slow one costs max(its wait, the rest).
+ */
+export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<AgentRun & { bounds: KitBounds }> {
+  const bounds = boundsFrom(options);
   const token = usesToken(options.config) ? newFixtureToken() : undefined;
   const names = [...(options.scenarios ?? SCENARIO_NAMES)];
   const transcripts = new Map<ScenarioName, Transcript>();
   const jobs = Math.max(1, options.jobs ?? 4);
-  const queue = [...names];
-  const worker = async (): Promise<void> => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      const transcript = await runScenario(name, options, token, turnTimeoutMs);
-      transcripts.set(name, transcript);
-      options.onScenario?.(name, transcript);
-    }
+  const run = async (name: ScenarioName): Promise<void> => {
+    const transcript = await runScenario(name, options, token, bounds);
+    transcripts.set(name, transcript);
+    options.onScenario?.(name, transcript);
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, names.length) }, worker));
+  const probes = names.filter((name) => FAILURE_PROBES.includes(name)).map(run);
+  const queue = names.filter((name) => !FAILURE_PROBES.includes(name));
+  const worker = async (): Promise<void> => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await run(name);
+  };
+  await Promise.all([...probes, ...Array.from({ length: Math.min(jobs, queue.length) }, worker)]);
   return {
     mode: options.config.mode,
     transcripts: names.map((name) => transcripts.get(name) as Transcript),
     launch: options.facts,
     ...(token !== undefined ? { token } : {}),
-    turnTimeoutMs,
+    turnTimeoutMs: bounds.turnTimeoutMs,
+    bounds,
     offline: false,
   };
 }

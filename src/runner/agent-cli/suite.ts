@@ -48,7 +48,7 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
     argv: [options.config.executable, ...options.config.prefixArgs],
     startedAt,
     endedAt,
-    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: run.bounds.stallTimeoutMs, quietWindowMs: run.bounds.quietWindowMs, shutdownTimeoutMs: run.bounds.shutdownTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
     selection,
     results,
     deselected,

@@ -2,6 +2,7 @@ import type { Evidence, Finding, Judgement, WireEntry } from "../../report/types
 import { viewProcesses, type OutLine, type ProcessView } from "../analysis.js";
 import { decisiveStderrLine } from "../causes.js";
 import type { LaunchFacts } from "../launch.js";
+import type { KitBounds } from "../scenarios.js";
 import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
 
 /** Everything the agent-cli checks judge: the scenarios' transcripts and the launch facts. */
@@ -13,6 +14,8 @@ export interface AgentRun {
   /** The fixture's API key, when the launch configuration used {{fixture.token}}. */
   token?: string;
   turnTimeoutMs: number;
+  /** The kit's time bounds the run was recorded with (absent for recorded files: the defaults apply). */
+  bounds?: KitBounds;
   /** Judging recorded transcripts: no live process, no fixture token, no launch facts. */
   offline: boolean;
 }

@@ -1,9 +1,39 @@
 import type { Check } from "../../report/judge.js";
 import { LIMITS } from "../launch.js";
-import { isRecord, type OutLine } from "../analysis.js";
-import { allProcesses, finding, judgeEach, show, skip, type AgentRun } from "./helpers.js";
+import { isRecord, type OutLine, type ProcessView } from "../analysis.js";
+import { DEFAULT_BOUNDS, SHORT_QUIET_MS } from "../scenarios.js";
+import { allProcesses, finding, judgeEach, show, skip, type AgentRun, type Scoped } from "./helpers.js";
 
 const ID = "agent-cli/output";
+
+/** The quiet windows silent-before-input states: the long one (--quiet-window) and every other launch's, in ms. */
+export const SILENCE_BOUNDS: Readonly<Record<string, readonly number[]>> = {
+  [`${ID}/silent-before-input`]: [DEFAULT_BOUNDS.quietWindowMs, SHORT_QUIET_MS],
+};
+
+/** Processes that lived to be written to; one that died first fails session/stays-up. */
+function writtenTo(run: AgentRun): Scoped<ProcessView>[] {
+  return allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0);
+}
+
+/** Milliseconds from a process's launch to the first line the host wrote to it. */
+function watchedMs(view: ProcessView): number {
+  const launch = view.events.find(({ event }) => event.kind === "launch")?.event.t ?? 0;
+  return Math.max(0, (view.inputs[0]?.event.t ?? launch) - launch);
+}
+
+const secondsText = (ms: number): string => `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+
+/** How long stdout was watched before the first input line: a note for the report. */
+export function silenceNotes(run: AgentRun): string[] {
+  const watched = writtenTo(run).map(({ transcript, item }) => ({ scenario: transcript.scenario, ms: watchedMs(item) })).sort((a, b) => b.ms - a.ms);
+  const [longest, ...others] = watched;
+  if (longest === undefined) return [];
+  const low = secondsText(others[others.length - 1]?.ms ?? 0);
+  const high = secondsText(others[0]?.ms ?? 0);
+  const rest = others.length === 0 ? "" : `; ${low === high ? low : `${low} to ${high}`} after the ${others.length} other launch${others.length === 1 ? "" : "es"}`;
+  return [`output/silent-before-input: stdout was watched before the first input line for ${secondsText(longest.ms)} after the longest launch (${longest.scenario})${rest}`];
+}
 
 /** Every judged stdout line with its transcript (partial and oversize lines have their own clauses). */
 function lines(run: AgentRun): { transcript: AgentRun["transcripts"][number]; line: OutLine }[] {
@@ -17,12 +47,12 @@ export const outputChecks: Check<AgentRun>[] = [
     clause: `${ID}/silent-before-input`,
     judge: (run) =>
       judgeEach(
-        // Only processes that lived to be written to; one that died first fails session/stays-up.
-        allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0),
+        writtenTo(run),
         ({ transcript, item }) => {
           const firstSend = item.inputs[0]?.at ?? Infinity;
           const early = item.lines.filter((l) => l.at < firstSend && !l.blank);
-          return early.length === 0 ? [] : [finding(`${ID}/silent-before-input`, { transcript, lines: early.slice(0, 3) }, `${early.length} stdout line(s) before the first input line was written`, { expected: "no output until the first line arrives" })];
+          const watched = secondsText(watchedMs(item));
+          return early.length === 0 ? [] : [finding(`${ID}/silent-before-input`, { transcript, lines: early.slice(0, 3) }, `${early.length} stdout line(s) before the first input line was written (stdout was watched for ${watched} after launch)`, { expected: "no output until the first line arrives" })];
         },
         skip("no process received an input line"),
       ),

@@ -1,6 +1,19 @@
 import type { Check } from "../../report/judge.js";
+import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { TranscriptEvent } from "../types.js";
 import { finding, judgeEach, processesOf, skip, type AgentRun } from "./helpers.js";
+
+/** The Desktop follows SIGTERM with SIGKILL after this long (upstream facts): the SIGTERM clauses' bound. */
+export const SIGTERM_GRACE_MS = 3000;
+
+const SHUTDOWN = "agent-cli/termination/shutdown-line";
+
+/** The time bounds the termination clauses state, in ms (stdin-eof states none: it is --turn-timeout). */
+export const TERMINATION_BOUNDS: Readonly<Record<string, readonly number[]>> = {
+  [SHUTDOWN]: [DEFAULT_BOUNDS.shutdownTimeoutMs],
+  "agent-cli/termination/sigterm-idle": [SIGTERM_GRACE_MS],
+  "agent-cli/termination/sigterm-mid-turn": [SIGTERM_GRACE_MS],
+};
 
 type Trigger = (event: TranscriptEvent) => boolean;
 
@@ -37,8 +50,8 @@ function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: 
 const isSigterm: Trigger = (e) => e.kind === "action" && e.action === "sigterm";
 
 export const terminationChecks: Check<AgentRun>[] = [
-  exitCheck("agent-cli/termination/shutdown-line", "shutdown", (e) => e.kind === "send" && e.line.replace(/\s/g, "") === '{"type":"shutdown"}', () => 1500, "the shutdown line"),
-  exitCheck("agent-cli/termination/sigterm-idle", "sigterm-idle", isSigterm, () => 3000, "SIGTERM"),
-  exitCheck("agent-cli/termination/sigterm-mid-turn", "sigterm-mid-turn", isSigterm, () => 3000, "SIGTERM"),
+  exitCheck(SHUTDOWN, "shutdown", (e) => e.kind === "send" && e.line.replace(/\s/g, "") === '{"type":"shutdown"}', (run) => boundsOf(run).shutdownTimeoutMs, "the shutdown line"),
+  exitCheck("agent-cli/termination/sigterm-idle", "sigterm-idle", isSigterm, () => SIGTERM_GRACE_MS, "SIGTERM"),
+  exitCheck("agent-cli/termination/sigterm-mid-turn", "sigterm-mid-turn", isSigterm, () => SIGTERM_GRACE_MS, "SIGTERM"),
   exitCheck("agent-cli/termination/stdin-eof", "basic", (e) => e.kind === "action" && e.action === "close-stdin", (run) => run.turnTimeoutMs, "the end of stdin"),
 ];

@@ -104,7 +104,7 @@ export function offeredTools(call: ModelCall): string[] {
 /** Why the kit's model never called a tool: the fixture only calls tools the CLI offered. */
 function noToolCallReason(run: AgentRun): string {
   const calls = run.transcripts.flatMap((t) => modelCalls(t).map(({ call }) => call));
-  const offered = [...new Set(calls.flatMap(offeredTools))];
+  const offered = [...new Set(calls.flatMap((c) => c.toolsOffered ?? offeredTools(c)))];
   if (offered.length === 0) return "the CLI offered its model no tools, and the kit's model only calls tools the CLI offered";
   const why = calls.find((c) => c.toolSkipped !== undefined)?.toolSkipped;
   return `the kit's model called none of the tools the CLI offered (${offered.slice(0, 8).join(", ")}${offered.length > 8 ? ", ..." : ""})${why !== undefined ? `: ${why}` : ""}`;

@@ -1,6 +1,6 @@
 import type { ScenarioName } from "../../../core/agent-cli/scenarios.js";
 import type { ScenarioContext } from "../context.js";
-import { failures, resume, shutdown, sigtermIdle, sigtermMidTurn } from "./lifecycle.js";
+import { failuresError, failuresStall, resume, shutdown, sigtermIdle, sigtermMidTurn } from "./lifecycle.js";
 import { basic, content, malformed, mcp, queued, tools } from "./turns.js";
 
 /** How each scenario drives the candidate (what it judges is in core/agent-cli/scenarios.ts). */
@@ -12,7 +12,8 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (ctx: ScenarioContext) => Pr
   tools,
   mcp,
   resume,
-  failures,
+  "failures-error": failuresError,
+  "failures-stall": failuresStall,
   shutdown,
   "sigterm-idle": sigtermIdle,
   "sigterm-mid-turn": sigtermMidTurn,

@@ -1,7 +1,9 @@
 import { LIMITS } from "../../../core/agent-cli/launch.js";
+import type { Directive } from "../../../core/agent-cli/types.js";
 import type { ScenarioContext } from "../context.js";
 
-const SHUTDOWN_WAIT_MS = 2000;
+/** After the shutdown bound, how much longer the kit watches, to report when the process did exit. */
+const SHUTDOWN_EXTRA_WAIT_MS = 1500;
 const SIGTERM_WAIT_MS = 3500;
 
 export async function resume(ctx: ScenarioContext): Promise<void> {
@@ -20,19 +22,33 @@ export async function resume(ctx: ScenarioContext): Promise<void> {
   await ctx.turn(second, "Which word did I ask you to remember?", { turn: "resume-2" });
 }
 
-export async function failures(ctx: ScenarioContext): Promise<void> {
+/**
+ * One failure probe in a process of its own: the failing turn, waited for up to
+ * --stall-timeout (the CLI may retry or wait as long as it likes within it), then a good
+ * turn. When the failing turn never ended, the good turn is not sent: it would only queue
+ * behind the stuck one and be blamed for it.
+ */
+async function failureProbe(ctx: ScenarioContext, failing: Directive & { turn: string }, next: string): Promise<void> {
   const s = await ctx.start();
-  await ctx.turn(s, "This one fails.", { turn: "fail-500", status: 500 });
-  await ctx.turn(s, "And this one works.", { turn: "fail-500-next" });
-  await ctx.turn(s, "This one stalls.", { turn: "fail-stall", stall: true });
-  await ctx.turn(s, "And this one works again.", { turn: "fail-stall-next" });
+  const prompt = failing.stall === true ? "This one stalls." : "This one fails.";
+  const ended = await ctx.exchange(s, ctx.userLine(prompt, failing), `the terminal event of turn ${failing.turn}`, ctx.stallTimeoutMs);
+  if (ended === undefined) return;
+  await ctx.turn(s, "And this one works.", { turn: next });
+}
+
+export function failuresError(ctx: ScenarioContext): Promise<void> {
+  return failureProbe(ctx, { turn: "fail-500", status: 500 }, "fail-500-next");
+}
+
+export function failuresStall(ctx: ScenarioContext): Promise<void> {
+  return failureProbe(ctx, { turn: "fail-stall", stall: true }, "fail-stall-next");
 }
 
 export async function shutdown(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
   await ctx.turn(s, "Before shutdown.", { turn: "shutdown-1" });
   s.send('{"type":"shutdown"}');
-  await s.waitExit(SHUTDOWN_WAIT_MS, "exit after the shutdown line");
+  await s.waitExit(ctx.shutdownTimeoutMs + SHUTDOWN_EXTRA_WAIT_MS, "exit after the shutdown line");
 }
 
 export async function sigtermIdle(ctx: ScenarioContext): Promise<void> {

@@ -5,12 +5,9 @@ import { TINY_PDF, TINY_PNG } from "../attachments.js";
 import type { ScenarioContext } from "../context.js";
 import { isTerminalLine } from "../terminal.js";
 
-
-/** Time to watch stdout after launch, for output before the first line. */
-export const QUIET_MS = 500;
-
 export async function basic(ctx: ScenarioContext): Promise<void> {
-  const s = await ctx.start({}, QUIET_MS);
+  // The long watch for output before the first line (--quiet-window): real CLIs take seconds to start.
+  const s = await ctx.start({}, ctx.quietWindowMs);
   await ctx.turn(s, "Say hello.", { turn: "basic-1", reply: 'Hello from the kit\'s model.\nA second line: é ✓ 😀 "quoted" \\ and a tab\t.' });
   await ctx.turn(s, "Write a long answer.", { turn: "basic-2", bytes: 20_000 });
   s.closeStdin();
@@ -26,14 +23,21 @@ export async function queued(ctx: ScenarioContext): Promise<void> {
   if (first !== undefined) await s.waitForLine(isTerminalLine, { from: first.index + 1, timeoutMs: ctx.turnTimeoutMs, label: "the terminal event of turn queued-2" });
 }
 
+/**
+ * The content turns. Prompts and turn tags never name a block (no "image", "document", media
+ * type or probe type, and the fixture's replies echo only the tag), so a CLI that echoes the
+ * prompt does not look as if it named the block it received.
+ */
+export const CONTENT_TURNS = { text: "content-1", image: "content-2", document: "content-3", mixed: "content-4" } as const;
+
 export async function content(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
-  await ctx.turn(s, "Plain text question awp-text-7f3a.", { turn: "content-text" });
-  await ctx.turn(s, "What is in this image?", { turn: "content-image" }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } }]);
-  await ctx.turn(s, "Summarise this document.", { turn: "content-document" }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } }]);
+  await ctx.turn(s, "Plain text question awp-text-7f3a.", { turn: CONTENT_TURNS.text });
+  await ctx.turn(s, "What do you make of this?", { turn: CONTENT_TURNS.image }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } }]);
+  await ctx.turn(s, "Please have a look at this.", { turn: CONTENT_TURNS.document }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } }]);
   const probe = { type: PROBE_BLOCK_TYPE, marker: "awp-probe-alone-5c1e" };
   await ctx.exchange(s, JSON.stringify({ type: "user", message: { role: "user", content: [probe] } }), "the terminal event of the unsupported-block turn");
-  await ctx.turn(s, "Text beside an unknown block.", { turn: "content-mixed" }, [{ type: PROBE_BLOCK_TYPE, marker: "awp-probe-mixed-9d2b" }]);
+  await ctx.turn(s, "Here is one more thing.", { turn: CONTENT_TURNS.mixed }, [{ type: PROBE_BLOCK_TYPE, marker: "awp-probe-mixed-9d2b" }]);
 }
 
 export async function malformed(ctx: ScenarioContext): Promise<void> {
@@ -47,7 +51,10 @@ export async function malformed(ctx: ScenarioContext): Promise<void> {
 }
 
 export async function tools(ctx: ScenarioContext): Promise<void> {
+  // Something harmless to read, should the CLI's read tool look in its working folder.
+  writeFileSync(join(ctx.setup.cwd, "README.md"), "# awp-conformance\n\nA file the tools scenario may read.\n");
   const s = await ctx.start();
+  // The fixture calls read_file if the CLI offered it, else another read-only tool it offered, else none.
   await ctx.turn(s, "Read the README.", { turn: "tools-1", tool: "read_file" });
 }
 
