@@ -29,6 +29,13 @@ describe("the model's text reaches the user intact", () => {
     expect(findPiecesInOrder("Same. Same.", ["Same.", "Same."])).toBeUndefined();
   });
 
+  it("lets a CLI discard a whole reply (a retry, an internal request), but not every reply, nor part of one", () => {
+    expect(findPiecesInOrder("The answer to show.", ["An internal request's reply.", "The answer to show."])).toBeUndefined();
+    expect(findPiecesInOrder("Same reply.", ["Same reply.", "Same reply."])).toBeUndefined();
+    expect(findPiecesInOrder("Nothing of the model.", ["An internal request's reply.", "The answer to show."])?.message).toContain("never appears");
+    expect(findPiecesInOrder("First reply. The answer to sh", ["First reply.", "The answer to show."])?.message).toContain("first 16 of 19 characters");
+  });
+
   test.prop([fc.array(fc.string({ minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 4 }), fc.array(fc.string({ maxLength: 20 }), { minLength: 5, maxLength: 5 })])(
     "accepts any pieces with any CLI text around them, unless that text repeats a piece",
     (pieces, notes) => {

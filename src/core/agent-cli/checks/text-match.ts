@@ -60,17 +60,41 @@ function difference(text: string, from: number, piece: string, name: string): st
   return `${name} is shown from character ${start.at} but only its first ${start.same} of ${piece.length} characters match; then ${seen === "" ? "the text ends" : show(seen)} instead of ${show(piece.slice(start.same, start.same + EXCERPT))}`;
 }
 
+/** A piece counts as shown, even if damaged, when at least this much of its start is (or all of a shorter piece). */
+const SHOWN_PREFIX = 16;
+
+function partlyShown(text: string, from: number, piece: string): boolean {
+  const start = bestStart(text, from, piece);
+  return start !== undefined && start.same >= Math.min(SHOWN_PREFIX, piece.length);
+}
+
 /**
- * Checks that `pieces` (non-empty strings) appear in `text` in order, each whole, and no
- * piece more often than the model sent it. Returns the first problem, or undefined.
+ * Checks that the model's `pieces` reach `text` intact: every piece the CLI shows at all is
+ * shown whole, in the model's order, and no piece more often than the model sent it. A CLI
+ * may discard a whole reply (a retry, an internal request, a prefetch it threw away), but
+ * not all of them. Returns the first problem, or undefined.
  */
 export function findPiecesInOrder(text: string, pieces: readonly string[]): TextMismatch | undefined {
   const wanted = pieces.filter((p) => p !== "");
+  const matched: { piece: string; at: number }[] = [];
   let cursor = 0;
   for (const [index, piece] of wanted.entries()) {
+    const name = label(index, wanted.length);
     const at = text.indexOf(piece, cursor);
-    if (at < 0) return { piece: index, message: difference(text, cursor, piece, label(index, wanted.length)) };
-    cursor = at + piece.length;
+    if (at >= 0) {
+      matched.push({ piece, at });
+      cursor = at + piece.length;
+      continue;
+    }
+    if (partlyShown(text, cursor, piece)) return { piece: index, message: difference(text, cursor, piece, name) };
+    const earlier = text.indexOf(piece);
+    // The same text the model already sent once (a repeated request) is not a second piece to show.
+    const repeat = matched.some((m) => m.piece === piece && m.at === earlier);
+    if (earlier >= 0 && !repeat) return { piece: index, message: `${name} appears only before text that comes earlier in the model's order (reordered): it is at character ${earlier}` };
+  }
+  if (matched.length === 0 && wanted.length > 0) {
+    const last = wanted.length - 1;
+    return { piece: last, message: difference(text, 0, wanted[last] as string, label(last, wanted.length)) };
   }
   for (const [index, piece] of wanted.entries()) {
     const sent = wanted.filter((p) => p === piece).length;
