@@ -43,7 +43,7 @@ function incompleteBox(report: RunReport): string {
   const title =
     report.summary.verdict === "incomplete"
       ? `Incomplete — ${incompleteHeadline(report)}. To make the run complete:`
-      : `Not judged either — ${incompleteHeadline(report)}:`;
+      : `Also incomplete — ${incompleteHeadline(report)}:`;
   const items = groups.map((g) => {
     const ids = g.clauses.map((id) => `<a href="#${escapeAttr(clauseAnchor(id))}"><code>${escapeText(id)}</code></a>`).join(", ");
     return `<li><span class="bidi">${escapeText(g.reason)}</span><div class="ids">${ids}</div></li>`;

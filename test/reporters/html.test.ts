@@ -251,7 +251,7 @@ describe("renderHtml of an incomplete run", () => {
 
   it("shows the box as a side note when the run failed anyway, and not at all when it is complete", () => {
     const agentHtml = render(SAMPLES.agent);
-    expect(agentHtml).toContain("<h2>Not judged either — ");
+    expect(agentHtml).toContain("<h2>Also incomplete — 7 MUST clauses could not be judged:</h2>");
     expect(render(SAMPLES.minimal)).toContain('data-verdict="incomplete"');
     const complete = kinds.filter((c) => c.status !== "skip");
     expect(render(minimal(complete, summarize(complete, 0)))).not.toContain('class="box incomplete"');
