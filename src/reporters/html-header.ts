@@ -13,13 +13,18 @@ const VERDICT: Readonly<Record<Summary["verdict"], { key: string; label: string 
 
 const COUNTED_LABEL: Readonly<Record<CountedLevel, string>> = { must: "MUST", should: "MUST and SHOULD", all: "MUST, SHOULD and MAY" };
 
+/** The verdict's key and label; anything unknown (a hand-edited report) reads as not conformant. */
+function verdictOf(summary: Summary): { key: string; label: string } {
+  return Object.hasOwn(VERDICT, summary.verdict) ? VERDICT[summary.verdict] : VERDICT["not-conformant"];
+}
+
 export function verdictLabel(summary: Summary): string {
-  return (VERDICT[summary.verdict] ?? VERDICT["not-conformant"]).label;
+  return verdictOf(summary).label;
 }
 
 function verdictBox(report: RunReport): string {
   const summary = report.summary;
-  const v = VERDICT[summary.verdict] ?? VERDICT["not-conformant"];
+  const v = verdictOf(summary);
   let detail: string;
   if (summary.verdict === "nothing-judged") detail = "no clause was judged: a vacuous run is not a pass";
   else if (summary.verdict === "conformant") detail = "every counted clause was judged and held";

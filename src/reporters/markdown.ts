@@ -88,7 +88,8 @@ const HEADING: Readonly<Record<RunReport["summary"]["verdict"], string>> = {
 };
 
 function heading(report: RunReport): string {
-  const words = HEADING[report.summary.verdict] ?? HEADING["not-conformant"];
+  const verdict = report.summary.verdict;
+  const words = Object.hasOwn(HEADING, verdict) ? HEADING[verdict] : HEADING["not-conformant"];
   return `## ${words}: ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? ` (${escapeMarkdown(report.mode, 40)})` : ""}`;
 }
 

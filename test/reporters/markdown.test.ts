@@ -239,3 +239,12 @@ describe("escapeMarkdown", () => {
     expect(escapeMarkdown("x".repeat(500), 10)).toBe(`${"x".repeat(10)}…`);
   });
 });
+
+describe("renderMarkdown of a tampered verdict", () => {
+  it("reads an unknown verdict as not conformant, never as an inherited property", () => {
+    for (const verdict of ["constructor", "toString", "mostly-conformant"]) {
+      const md = renderMarkdown({ ...agent, summary: { ...agent.summary, verdict: verdict as RunReport["summary"]["verdict"] } }, OPTIONS);
+      expect(md.split("\n")[0], verdict).toBe("## ❌ Not conformant: agent-cli (stream-json)");
+    }
+  });
+});
