@@ -10,7 +10,7 @@ export { computeInputDigest, configRevision } from "./core/provider/digest.js";
 export { parseJson, canonicalJson, wireJson, type JsonValue, type JsonIssue, type ParseResult } from "./core/json/index.js";
 export { loadCatalogue } from "./core/clauses/catalogue.js";
 export { compilePattern, makeSelector, type Selection } from "./core/clauses/patterns.js";
-export { exitCodeFor, summarize } from "./core/report/judge.js";
+export { bucketOf, EXIT_CODES, exitCodeFor, incompleteGroups, summarize, worseExitCode, type VerdictExitCode } from "./core/report/judge.js";
 export { KitError, type KitErrorCode } from "./core/errors.js";
 export { renderConsole } from "./reporters/console.js";
 export { renderJson } from "./reporters/json.js";

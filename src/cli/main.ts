@@ -9,6 +9,7 @@ import { digestCommand, listCommand } from "./commands/misc.js";
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommandDefinition } from "./commands/run.js";
+import { EXIT_CODES_HELP } from "./exit-codes.js";
 
 async function main(argv: string[]): Promise<number> {
   let code = 0;
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
       throw new KitError("usage", message);
     })
     .help()
+    .epilog(EXIT_CODES_HELP)
     .parseAsync();
   return code;
 }

@@ -3,6 +3,7 @@ import type { Argv } from "yargs";
 import { KitError } from "../core/errors.js";
 import { applyExpectations, parseExpectations, type ExpectationEntry } from "../core/report/expectations.js";
 import type { CountedLevel, RunReport } from "../core/report/types.js";
+import { EXIT_CODES_HELP } from "./exit-codes.js";
 
 /** Options that shape the verdict and the output, shared by run, fuzz and check. */
 export interface ReportArgs {
@@ -17,9 +18,10 @@ export function withReportOptions<T>(y: Argv<T>): Argv<T> {
   return y
     .option("expected-failures", { type: "string", describe: "file of clause patterns (# comments, optional @mode) that are known to fail; a listed clause that passes, or a pattern that matches nothing, fails the run as stale" })
     .option("flaky", { type: "string", describe: "file of clause patterns that may fail either way" })
-    .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels' failures decide the exit code (default must); others show as warnings" })
+    .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels count for the verdict (default must): their failures fail the run, their skips make it incomplete; failures of other levels show as warnings" })
     .option("docs-url", { type: "string", describe: "where reports link clause docs (default: the kit's docs/clauses.md)" })
-    .option("quiet", { type: "boolean", describe: "no progress line" }) as Argv<T>;
+    .option("quiet", { type: "boolean", describe: "no progress line" })
+    .epilog(EXIT_CODES_HELP) as Argv<T>;
 }
 
 function readEntries(path: string | undefined): ExpectationEntry[] {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { KitError } from "../core/errors.js";
 import type { RunReport } from "../core/report/types.js";
-import { exitCodeFor } from "../core/report/judge.js";
+import { exitCodeFor, worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { runAgentCliSuite, secretsOf } from "../runner/agent-cli/suite.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { attachReproductions } from "../runner/provider/reproduce.js";
@@ -79,7 +79,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
   return redactDeep(report, makeRedactor(secretsOf(run)));
 }
 
-async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunReport; code: 0 | 1 }> {
+async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunReport; code: VerdictExitCode }> {
   if (args.protocol !== "provider" && args.protocol !== "agent-cli") throw new KitError("usage", "give --protocol provider or --protocol agent-cli");
   checkReporters(args.reporter);
   const finisher = reportFinisher(args);
@@ -116,13 +116,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.rest.length > 0 || args.configJson || args.configFile || args.invalidConfigFile || args.envJson || args.argsJson) {
     throw new KitError("usage", "candidate arguments and configuration options need a candidate executable");
   }
-  let worst = 0;
+  let worst: VerdictExitCode = 0;
   const lines: string[] = [];
   for (const candidate of bundledCandidates()) {
     if (args.protocol !== undefined && args.protocol !== candidate.protocol) continue;
     const { report, code } = await runOne(bundledArgs(args, candidate), join(outRoot, candidate.name));
     lines.push(`${candidate.name}: ${summaryLine(report)} (${join(outRoot, candidate.name, "report.json")})`);
-    worst = Math.max(worst, code);
+    worst = worseExitCode(worst, code);
   }
   if (lines.length === 0) throw new KitError("usage", `no bundled example for --protocol ${args.protocol}`);
   process.stdout.write(`\nBundled examples:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);

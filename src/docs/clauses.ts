@@ -200,8 +200,9 @@ const INTRO = [
   "| MAY | optional behaviour the kit can still check; a failure counts only with `--level all` |",
   "",
   "A clause ends `pass`, `fail`, `skip` (something it needs did not happen; the report says what) or " +
-    "`not-applicable` (the situation never arose). A run is conformant when something was judged, no failure " +
-    "of a counted level stands, and no `--expected-failures` entry went stale.",
+    "`not-applicable` (the situation never arose). A run is not conformant when a failure of a counted level " +
+    "stands or an `--expected-failures` entry went stale; otherwise it is incomplete (exit 4) when a clause of a " +
+    "counted level was skipped, and conformant when something was judged.",
   "",
 ];
 

@@ -38,13 +38,17 @@ export function badgeContent(report: RunReport): BadgeContent {
     const clean = count(s.warnings) + count(s.expectedFailures) + count(s.flaky) === 0;
     return { label: BADGE_LABEL, message: `conformant${mode}`, color: clean ? "green" : "orange" };
   }
+  // Incomplete: some counted clause could not be judged, so the run is neither a pass nor a failure.
+  if (s.verdict === "incomplete") return { label: BADGE_LABEL, message: `incomplete${mode}`, color: "lightgrey" };
   if (s.verdict !== "not-conformant") return { label: BADGE_LABEL, message: "not judged", color: "lightgrey" };
   const counted = COUNTED[Object.hasOwn(COUNTED, s.level) ? s.level : "must"] ?? { levels: ["MUST"], name: "MUST" };
   let passed = 0;
   let judged = 0;
   for (const level of counted.levels) {
-    passed += count(s.byLevel?.[level]?.passed);
-    judged += count(s.byLevel?.[level]?.passed) + count(s.byLevel?.[level]?.failed);
+    const row = s.byLevel?.[level];
+    passed += count(row?.passed);
+    // Every judged clause of a counted level: passed, failed (counted), or failed but expected or flaky.
+    judged += count(row?.passed) + count(row?.failed) + count(row?.expectedFailures) + count(row?.flaky);
   }
   // Every counted clause passed, yet the run failed: only stale expectation entries do that.
   const message = passed === judged ? `stale expectations${mode}` : `${passed} of ${judged} ${counted.name}${mode}`;

@@ -1,15 +1,16 @@
-import { countedFailures } from "../core/report/judge.js";
-import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { bucketOf, isCounted } from "../core/report/judge.js";
+import type { Buckets, ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { makeStyle, printable, type Style } from "./style.js";
 import type { ReporterOptions } from "./types.js";
 
 const LABEL: Record<ClauseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", "not-applicable": "N/A " };
 
 /** A failure the verdict does not count: expected, flaky, or of a level --level leaves out. */
+const FAIL_LABEL: Partial<Record<keyof Buckets, string>> = { failed: "FAIL", warnings: "WARN", expectedFailures: "XFAIL", flaky: "FLAKY" };
+
 function failLabel(result: ClauseResult, report: RunReport): string {
-  if (result.expectation === "expected-failure") return "XFAIL";
-  if (result.expectation === "flaky") return "FLAKY";
-  return countedFailures([result], report.summary.level).length === 0 ? "WARN" : "FAIL";
+  return FAIL_LABEL[bucketOf(result, report.summary.level)] ?? "FAIL";
 }
 
 /** Five columns wide, so every clause line lines up: PASS, FAIL, WARN, XFAIL, FLAKY, SKIP, N/A. */
@@ -19,6 +20,8 @@ function statusLabel(result: ClauseResult, report: RunReport, style: Style): str
     const label = failLabel(result, report);
     return label === "FAIL" ? style.red(label.padEnd(5)) : style.yellow(label.padEnd(5));
   }
+  // A skip of a counted level makes the run incomplete: it stands out; other skips and N/A are dim.
+  if (result.status === "skip" && isCounted(result.level, report.summary.level)) return style.yellow(LABEL.skip.padEnd(5));
   return style.dim(LABEL[result.status].trimEnd().padEnd(5));
 }
 
@@ -49,6 +52,7 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const style = makeStyle(options.color);
   const max = options.maxFindings ?? 3;
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
+  lines.push(...incompleteBlock(report, style));
   for (const result of report.clauses) {
     const reason = result.reason ? style.dim(` — ${printable(result.reason)}`) : "";
     lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
@@ -60,28 +64,64 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   for (const note of report.notes) lines.push(style.dim(`note: ${printable(note)}`));
   for (const stale of report.summary.stale) lines.push(style.red(`stale expectation: ${printable(stale)}`));
   lines.push(summaryLine(report, style));
+  lines.push(...completionHint(report, style));
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * Right under the header of an incomplete run: why, and which clauses each reason left
+ * unjudged. (A run that failed as well shows its skips at the end only.)
+ */
+function incompleteBlock(report: RunReport, style: Style): string[] {
+  const groups = report.summary.incomplete;
+  if (report.summary.verdict !== "incomplete" || groups.length === 0) return [];
+  const lines = [style.yellow(style.bold(`INCOMPLETE — ${incompleteHeadline(report)}; the run cannot be conformant until they are:`))];
+  for (const group of groups) {
+    lines.push(`  ${style.yellow("•")} ${printable(group.reason)}`);
+    lines.push(style.dim(`      ${group.clauses.join(", ")}`));
+  }
+  return lines;
+}
+
+/** The console ends with what to add to make the run complete (the reasons again, short), whatever the verdict. */
+function completionHint(report: RunReport, style: Style): string[] {
+  const groups = report.summary.incomplete;
+  if (groups.length === 0) return [];
+  return [style.yellow("To make the run complete:"), ...groups.map((group) => `  - ${printable(reasonLine(group))}`)];
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * "46 clauses: 38 passed, 3 failed, 1 warning, 4 not applicable (2 deselected) — verdict".
+ * Every clause of the run is in exactly one of the counts, so they add up to the total.
+ */
 export function summaryLine(report: RunReport, style: Style = makeStyle(false)): string {
   const s = report.summary;
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  if (s.warnings > 0) parts.push(plural(s.warnings, "warning"));
+  if (s.expectedFailures > 0) parts.push(`${s.expectedFailures} expected failure${s.expectedFailures === 1 ? "" : "s"}`);
+  if (s.flaky > 0) parts.push(`${s.flaky} flaky`);
   if (s.skipped > 0) parts.push(`${s.skipped} skipped`);
   if (s.notApplicable > 0) parts.push(`${s.notApplicable} not applicable`);
-  if (s.deselected > 0) parts.push(`${s.deselected} deselected`);
-  if (s.warnings > 0) parts.push(`${s.warnings} warning${s.warnings > 1 ? "s" : ""}`);
-  if (s.expectedFailures > 0) parts.push(`${s.expectedFailures} expected`);
-  if (s.flaky > 0) parts.push(`${s.flaky} flaky`);
-  const counted = countedFailures(report.clauses, s.level).length;
+  const deselected = s.deselected > 0 ? ` (${s.deselected} deselected)` : "";
   const reasons = [
-    ...(counted > 0 ? [`${counted} ${s.level === "must" ? "MUST " : ""}clause${counted === 1 ? "" : "s"} failed`] : []),
-    ...(s.stale.length > 0 ? [`${s.stale.length} stale expectation${s.stale.length === 1 ? "" : "s"}`] : []),
+    ...(s.failed > 0 ? [`${s.failed} ${s.level === "must" ? "MUST " : ""}clause${s.failed === 1 ? "" : "s"} failed`] : []),
+    ...(s.stale.length > 0 ? [plural(s.stale.length, "stale expectation")] : []),
   ];
-  const verdict =
-    s.verdict === "conformant"
-      ? style.green(`conformant${s.byLevel.MUST.skipped > 0 ? ` (${s.byLevel.MUST.skipped} MUST clause${s.byLevel.MUST.skipped > 1 ? "s" : ""} skipped)` : ""}`)
-      : s.verdict === "nothing-judged"
-        ? style.red("nothing was judged: not a pass")
-        : style.red(`not conformant (${reasons.join(", ")})`);
-  return `${parts.join(", ")} — ${verdict}`;
+  let verdict: string;
+  switch (s.verdict) {
+    case "conformant":
+      verdict = style.green("conformant");
+      break;
+    case "incomplete":
+      verdict = style.yellow(`incomplete (${incompleteHeadline(report)})`);
+      break;
+    case "nothing-judged":
+      verdict = style.red("nothing was judged: not a pass");
+      break;
+    default:
+      verdict = style.red(`not conformant (${reasons.join(", ")})`);
+  }
+  return `${plural(s.total, "clause")}: ${parts.join(", ")}${deselected} — ${verdict}`;
 }

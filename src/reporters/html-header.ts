@@ -1,34 +1,59 @@
-import type { ClauseResult, CountedLevel, RunReport, Summary } from "../core/report/types.js";
+import type { Buckets, ClauseResult, CountedLevel, RunReport, Summary } from "../core/report/types.js";
 import { areaAnchor, badge, groupByArea, KINDS, kindOf, LEVELS, tally } from "./html-clauses.js";
 import { escapeAttr, escapeNumber, escapeText, shellQuote } from "./html-escape.js";
+import { incompleteHeadline } from "./incomplete.js";
 import { clauseAnchor } from "./links.js";
 
 const VERDICT: Readonly<Record<Summary["verdict"], { key: string; label: string }>> = {
   conformant: { key: "conformant", label: "Conformant" },
   "not-conformant": { key: "not-conformant", label: "Not conformant" },
+  incomplete: { key: "incomplete", label: "Incomplete" },
   "nothing-judged": { key: "nothing-judged", label: "Nothing judged" },
 };
 
 const COUNTED_LABEL: Readonly<Record<CountedLevel, string>> = { must: "MUST", should: "MUST and SHOULD", all: "MUST, SHOULD and MAY" };
 
-export function verdictLabel(summary: Summary): string {
-  return (VERDICT[summary.verdict] ?? VERDICT["not-conformant"]).label;
+/** The verdict's key and label; anything unknown (a hand-edited report) reads as not conformant. */
+function verdictOf(summary: Summary): { key: string; label: string } {
+  return Object.hasOwn(VERDICT, summary.verdict) ? VERDICT[summary.verdict] : VERDICT["not-conformant"];
 }
 
-function verdictBox(summary: Summary): string {
-  const v = VERDICT[summary.verdict] ?? VERDICT["not-conformant"];
-  const must = summary.byLevel.MUST;
+export function verdictLabel(summary: Summary): string {
+  return verdictOf(summary).label;
+}
+
+function verdictBox(report: RunReport): string {
+  const summary = report.summary;
+  const v = verdictOf(summary);
   let detail: string;
   if (summary.verdict === "nothing-judged") detail = "no clause was judged: a vacuous run is not a pass";
-  else if (summary.verdict === "conformant") detail = must.skipped > 0 ? `${must.skipped} MUST clause${must.skipped === 1 ? "" : "s"} skipped` : "every counted clause held";
+  else if (summary.verdict === "conformant") detail = "every counted clause was judged and held";
+  else if (summary.verdict === "incomplete") detail = `${incompleteHeadline(report)}: not a pass until they are`;
   else {
     const reasons: string[] = [];
-    const counted = summary.failed - summary.warnings - summary.expectedFailures - summary.flaky;
-    if (counted > 0) reasons.push(`${counted} counted failure${counted === 1 ? "" : "s"}`);
+    if (summary.failed > 0) reasons.push(`${summary.failed} counted failure${summary.failed === 1 ? "" : "s"}`);
     if (summary.stale.length > 0) reasons.push(`${summary.stale.length} stale expected-failure entr${summary.stale.length === 1 ? "y" : "ies"}`);
     detail = reasons.join(", ");
   }
   return `<div class="verdict v-${v.key}" role="status" data-verdict="${v.key}">${v.label}<small>${escapeText(detail)}</small></div>`;
+}
+
+/**
+ * The skipped clauses of counted levels, by reason: the banner of an incomplete run (right
+ * under the verdict), or a box beside the failures of a run that also failed.
+ */
+function incompleteBox(report: RunReport): string {
+  const groups = report.summary.incomplete;
+  if (groups.length === 0) return "";
+  const title =
+    report.summary.verdict === "incomplete"
+      ? `Incomplete — ${incompleteHeadline(report)}. To make the run complete:`
+      : `Also incomplete — ${incompleteHeadline(report)}:`;
+  const items = groups.map((g) => {
+    const ids = g.clauses.map((id) => `<a href="#${escapeAttr(clauseAnchor(id))}"><code>${escapeText(id)}</code></a>`).join(", ");
+    return `<li><span class="bidi">${escapeText(g.reason)}</span><div class="ids">${ids}</div></li>`;
+  });
+  return ['<section class="box incomplete" id="incomplete">', `<h2>${escapeText(title)}</h2>`, `<ul>${items.join("\n")}</ul>`, "</section>"].join("\n");
 }
 
 function duration(startedAt: string, endedAt: string): string {
@@ -58,30 +83,33 @@ function count(key: string, label: string, value: number): string {
   return `<li><b data-count="${key}">${escapeNumber(value)}</b>${label}</li>`;
 }
 
+/** The buckets, in the order the counts show them: every clause is in exactly one. */
+const BUCKETS: readonly [keyof Buckets, string][] = [
+  ["passed", "passed"],
+  ["failed", "failed"],
+  ["warnings", "warnings"],
+  ["expectedFailures", "expected failures"],
+  ["flaky", "flaky"],
+  ["skipped", "skipped"],
+  ["notApplicable", "not applicable"],
+];
+
 function countsBlock(summary: Summary): string {
   const items = [
     count("total", "clauses", summary.total),
-    count("passed", "passed", summary.passed),
-    count("failed", "failed", summary.failed),
-    count("skipped", "skipped", summary.skipped),
-    count("notApplicable", "not applicable", summary.notApplicable),
+    ...BUCKETS.map(([key, label]) => count(key, label, summary[key])),
     count("deselected", "deselected", summary.deselected),
-    count("warnings", "warnings", summary.warnings),
-    count("expectedFailures", "expected failures", summary.expectedFailures),
-    count("flaky", "flaky", summary.flaky),
     count("stale", "stale entries", summary.stale.length),
   ];
   const levelRows = LEVELS.map((level) => {
     const l = summary.byLevel[level];
-    const cells = (["passed", "failed", "skipped", "notApplicable"] as const).map(
-      (k) => `<td data-count="${level}.${k}">${escapeNumber(l?.[k] ?? 0)}</td>`,
-    );
+    const cells = BUCKETS.map(([k]) => `<td data-count="${level}.${k}">${escapeNumber(l?.[k] ?? 0)}</td>`);
     return `<tr><th scope="row">${level}</th>${cells.join("")}</tr>`;
   });
+  const head = BUCKETS.map(([, label]) => `<th scope="col">${label}</th>`).join("");
   return [
     `<ul class="counts">${items.join("")}</ul>`,
-    '<div class="scroll"><table class="levels"><thead><tr><th scope="col">level</th><th scope="col">passed</th><th scope="col">failed</th>' +
-      '<th scope="col">skipped</th><th scope="col">not applicable</th></tr></thead>',
+    `<div class="scroll"><table class="levels"><thead><tr><th scope="col">level</th>${head}</tr></thead>`,
     `<tbody>${levelRows.join("")}</tbody></table></div>`,
   ].join("\n");
 }
@@ -143,7 +171,8 @@ export function renderHeader(report: RunReport): string {
   return [
     '<header class="page">',
     `<h1>Conformance report · ${escapeText(report.protocol)}${report.mode !== undefined ? ` (${escapeText(report.mode)})` : ""}</h1>`,
-    verdictBox(report.summary),
+    verdictBox(report),
+    incompleteBox(report),
     metaList(report),
     countsBlock(report.summary),
     staleBox(report.summary.stale),

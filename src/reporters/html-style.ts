@@ -43,6 +43,7 @@ pre { margin: 4px 0; padding: 8px 10px; background: var(--code-bg); border: 1px 
 .verdict.v-conformant { color: var(--pass); background: var(--pass-bg); }
 .verdict.v-not-conformant { color: var(--fail); background: var(--fail-bg); }
 .verdict.v-nothing-judged { color: var(--warn); background: var(--warn-bg); }
+.verdict.v-incomplete { color: var(--grey); background: var(--grey-bg); }
 
 .meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0 0 12px; }
 .meta dt { color: var(--muted); }
@@ -58,6 +59,9 @@ table.levels th:first-child { text-align: left; }
 .box h2 { margin: 0 0 6px; border: 0; font-size: 1rem; }
 .box ul { margin: 4px 0; padding-left: 20px; }
 .box.stale { border: 2px solid var(--fail); background: var(--fail-bg); }
+.box.incomplete { border: 2px solid var(--grey); background: var(--grey-bg); }
+.box.incomplete li { margin: 4px 0; }
+.box.incomplete .ids { font-size: 0.9em; color: var(--muted); overflow-wrap: anywhere; }
 .box.failures li { margin: 2px 0; }
 
 .badge { display: inline-block; min-width: 4.6em; padding: 1px 6px; border-radius: 4px; font-size: 0.78rem; font-weight: 700;

@@ -1,5 +1,6 @@
-import { countedFailures } from "../core/report/judge.js";
+import { bucketOf } from "../core/report/judge.js";
 import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { areaOf, clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
 import { xmlAttrs, xmlText } from "./xml.js";
@@ -11,11 +12,18 @@ import { xmlAttrs, xmlText } from "./xml.js";
  */
 type Outcome = "pass" | "failure" | "expected" | "flaky" | "warning" | "skip" | "not-applicable";
 
+const OUTCOME: Readonly<Record<ReturnType<typeof bucketOf>, Outcome>> = {
+  passed: "pass",
+  failed: "failure",
+  warnings: "warning",
+  expectedFailures: "expected",
+  flaky: "flaky",
+  skipped: "skip",
+  notApplicable: "not-applicable",
+};
+
 function outcomeOf(result: ClauseResult, report: RunReport): Outcome {
-  if (result.status !== "fail") return result.status;
-  if (result.expectation === "expected-failure") return "expected";
-  if (result.expectation === "flaky") return "flaky";
-  return countedFailures([result], report.summary.level).length > 0 ? "failure" : "warning";
+  return OUTCOME[bucketOf(result, report.summary.level)];
 }
 
 interface Tally {
@@ -134,27 +142,78 @@ function properties(report: RunReport): [string, string][] {
     ["startedAt", report.startedAt],
     ["endedAt", report.endedAt],
   );
+  s.incomplete.forEach((group, i) => props.push([`incomplete.${i + 1}`, `${group.reason}: ${group.clauses.join(", ")}`]));
   s.stale.forEach((entry, i) => props.push([`stale.${i + 1}`, entry]));
   report.notes.forEach((note, i) => props.push([`note.${i + 1}`, note]));
   return props;
 }
 
-function suite(name: string, results: readonly ClauseResult[], report: RunReport, options: ReporterOptions): string[] {
-  const t = tally(results, report);
+function suiteLines(name: string, t: Tally, cases: string[], report: RunReport): string[] {
   const attrs = { name, tests: t.tests, failures: t.failures, errors: 0, skipped: t.skipped, time: "0", timestamp: report.startedAt };
   return [
     `  <testsuite${xmlAttrs(attrs)}>`,
     "    <properties>",
     ...properties(report).map(([key, value]) => `      <property${xmlAttrs({ name: key, value })}/>`),
     "    </properties>",
-    ...results.flatMap((r) => testcase(r, report, options)),
+    ...cases,
     "  </testsuite>",
   ];
 }
 
+function suite(name: string, results: readonly ClauseResult[], report: RunReport, options: ReporterOptions): string[] {
+  return suiteLines(name, tally(results, report), results.flatMap((r) => testcase(r, report, options)), report);
+}
+
+/** Name of the suite of run-level testcases (no protocol area is called that). */
+export const RUN_SUITE = "run";
+
+interface RunCase {
+  name: string;
+  message: string;
+  type: string;
+  body: string[];
+}
+
+/**
+ * Failing testcases for what fails the run without a failing clause: an incomplete run, a
+ * run that judged nothing, stale expected-failure entries. JUnit readers count failures
+ * only, so without these such a run would read as all green (its clauses pass or skip).
+ */
+function runCases(report: RunReport): RunCase[] {
+  const s = report.summary;
+  const cases: RunCase[] = [];
+  if (s.verdict === "incomplete") {
+    const headline = incompleteHeadline(report);
+    const body = ["To make the run complete:", ...s.incomplete.flatMap((g) => [`- ${reasonLine(g)}`, ...g.clauses.map((id) => `    ${id}`)])];
+    cases.push({ name: `run is incomplete — ${headline}`, message: `run is incomplete: ${headline}`, type: "incomplete", body });
+  }
+  if (s.verdict === "nothing-judged") {
+    const message = "no clause was judged (all skipped, not applicable or deselected): a vacuous run is not a pass";
+    cases.push({ name: "nothing was judged", message, type: "nothing-judged", body: [message] });
+  }
+  if (s.stale.length > 0) {
+    const message = "expected-failure entries no longer hold: remove them (or fix the list)";
+    cases.push({ name: "expected-failure entries are stale", message, type: "stale", body: s.stale.map((entry) => `- ${entry}`) });
+  }
+  return cases;
+}
+
+function runSuite(report: RunReport): string[] {
+  const cases = runCases(report);
+  if (cases.length === 0) return [];
+  const lines = cases.flatMap((c) => [
+    `    <testcase${xmlAttrs({ classname: RUN_SUITE, name: c.name, time: "0" })}>`,
+    `      <failure${xmlAttrs({ message: c.message, type: c.type })}>${xmlText(`${c.body.join("\n")}\n`)}</failure>`,
+    "    </testcase>",
+  ]);
+  return suiteLines(RUN_SUITE, { tests: cases.length, failures: cases.length, skipped: 0 }, lines, report);
+}
+
 /**
  * JUnit XML, valid against the Jenkins JUnit schema: one `<testsuite>` per protocol area,
- * one `<testcase>` per clause. An empty run still gets one (empty) suite, to carry the properties.
+ * one `<testcase>` per clause, and first a `run` suite of failing testcases when the run fails
+ * or is incomplete without a failing clause. An empty run still gets one (empty) area suite,
+ * to carry the properties.
  */
 export function renderJunit(report: RunReport, options: ReporterOptions): string {
   const areas = new Map<string, ClauseResult[]>();
@@ -164,10 +223,12 @@ export function renderJunit(report: RunReport, options: ReporterOptions): string
   }
   if (areas.size === 0) areas.set(report.protocol, []);
   const t = tally(report.clauses, report);
+  const run = runCases(report).length;
   const name = `${report.tool.name} ${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""}`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${xmlAttrs({ name, tests: t.tests, failures: t.failures, errors: 0, time: runSeconds(report) })}>`,
+    `<testsuites${xmlAttrs({ name, tests: t.tests + run, failures: t.failures + run, errors: 0, time: runSeconds(report) })}>`,
+    ...runSuite(report),
     ...[...areas].flatMap(([area, results]) => suite(area, results, report, options)),
     "</testsuites>",
   ];

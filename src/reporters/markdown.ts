@@ -1,5 +1,6 @@
 import { countedFailures } from "../core/report/judge.js";
-import type { ClauseResult, CountedLevel, Level, RunReport } from "../core/report/types.js";
+import type { Buckets, ClauseResult, CountedLevel, Level, RunReport } from "../core/report/types.js";
+import { incompleteHeadline, incompleteTotal } from "./incomplete.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
 
@@ -79,23 +80,37 @@ function kindOf(result: ClauseResult, counted: ReadonlySet<ClauseResult>): Kind 
   return counted.has(result) ? "counted" : "warning";
 }
 
+const HEADING: Readonly<Record<RunReport["summary"]["verdict"], string>> = {
+  conformant: "✅ Conformant",
+  "not-conformant": "❌ Not conformant",
+  incomplete: "⏸️ Incomplete (not a pass)",
+  "nothing-judged": "❌ Nothing was judged (not a pass)",
+};
+
 function heading(report: RunReport): string {
   const verdict = report.summary.verdict;
-  const words =
-    verdict === "conformant" ? "✅ Conformant" : verdict === "nothing-judged" ? "❌ Nothing was judged (not a pass)" : "❌ Not conformant";
+  const words = Object.hasOwn(HEADING, verdict) ? HEADING[verdict] : HEADING["not-conformant"];
   return `## ${words}: ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? ` (${escapeMarkdown(report.mode, 40)})` : ""}`;
+}
+
+/** Right under the heading of an incomplete run: what could not be judged and where to read why. */
+function incompleteLead(report: RunReport): string[] {
+  if (report.summary.verdict !== "incomplete") return [];
+  return [`> **${escapeMarkdown(incompleteHeadline(report))}**: this run is not a pass until they are. [What to add](#could-not-be-judged) is listed below.`, ""];
 }
 
 function about(report: RunReport, counted: number): string[] {
   const s = report.summary;
   const argv = Array.isArray(report.candidate?.argv) ? report.candidate.argv.map(String).join(" ") : "";
   const level = levelOf(report);
+  const notJudged = incompleteTotal(report);
   const levels = level === "must" ? "MUST" : level === "should" ? "MUST and SHOULD" : "MUST, SHOULD and MAY";
   return [
     `- **Candidate:** ${escapeMarkdown(argv, 200)}`,
     `- **Protocol:** ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? `, mode ${escapeMarkdown(report.mode, 40)}` : ""}`,
     `- **Kit:** ${escapeMarkdown(report.tool?.name, 60)} ${escapeMarkdown(report.tool?.version, 40)}`,
-    `- **Verdict:** ${levels} failures count (\`--level ${level}\`); ${num(counted)} counted failure${counted === 1 ? "" : "s"}, ${num(s.stale.length)} stale expectation${s.stale.length === 1 ? "" : "s"}`,
+    `- **Verdict:** ${levels} clauses count (\`--level ${level}\`); ${num(counted)} counted failure${counted === 1 ? "" : "s"}, ` +
+      `${num(notJudged)} counted clause${notJudged === 1 ? "" : "s"} not judged, ${num(s.stale.length)} stale expectation${s.stale.length === 1 ? "" : "s"}`,
   ];
 }
 
@@ -109,14 +124,27 @@ function num(value: unknown): string {
   return typeof value === "number" && Number.isFinite(value) ? String(value) : "?";
 }
 
+/** The summary's buckets, in the order the columns show them. */
+const COLUMNS: readonly [keyof Buckets, string][] = [
+  ["passed", "Passed"],
+  ["failed", "Failed"],
+  ["warnings", "Warnings"],
+  ["expectedFailures", "Expected"],
+  ["flaky", "Flaky"],
+  ["skipped", "Skipped"],
+  ["notApplicable", "Not applicable"],
+];
+
+/** Every clause in one column: the cells of a row add up to its Total. */
 function countsTable(report: RunReport): string[] {
   const s = report.summary;
-  const lines = ["| Level | Passed | Failed | Skipped | Not applicable |", "|---|---:|---:|---:|---:|"];
+  const lines = [`| Level | ${COLUMNS.map(([, label]) => label).join(" | ")} | Total |`, `|---|${COLUMNS.map(() => "---:|").join("")}---:|`];
   for (const level of LEVELS) {
     const row = s.byLevel[level];
-    lines.push(`| ${level} | ${num(row?.passed)} | ${num(row?.failed)} | ${num(row?.skipped)} | ${num(row?.notApplicable)} |`);
+    const total = COLUMNS.reduce((n, [key]) => n + (typeof row?.[key] === "number" ? row[key] : 0), 0);
+    lines.push(`| ${level} | ${COLUMNS.map(([key]) => num(row?.[key])).join(" | ")} | ${num(total)} |`);
   }
-  lines.push(`| **All** | **${num(s.passed)}** | **${num(s.failed)}** | **${num(s.skipped)}** | **${num(s.notApplicable)}** |`);
+  lines.push(`| **All** | ${COLUMNS.map(([key]) => `**${num(s[key])}**`).join(" | ")} | **${num(s.total)}** |`);
   if (s.deselected > 0) lines.push("", `${num(s.deselected)} clause${s.deselected === 1 ? "" : "s"} deselected (\`--clause\`/\`--skip\`).`);
   return lines;
 }
@@ -171,22 +199,32 @@ function failuresTable(report: RunReport, docsUrl: string | undefined): string[]
   return lines;
 }
 
-function skippedMust(report: RunReport): string[] {
-  const skipped = report.clauses.filter((r) => r.level === "MUST" && r.status === "skip");
-  if (skipped.length === 0) return [];
-  const items = skipped.map((r) => `${r.id}: ${r.reason ?? "skipped"}`);
-  return ["### Skipped MUST clauses", "", ...bullets(items, "skipped clauses")];
+/** The skipped clauses of counted levels, one item per reason (the reason says what to add). */
+function notJudged(report: RunReport): string[] {
+  const groups = report.summary.incomplete;
+  if (groups.length === 0) return [];
+  const lead =
+    report.summary.verdict === "incomplete"
+      ? `${escapeMarkdown(incompleteHeadline(report))}: the run is incomplete. To make it complete:`
+      : `${escapeMarkdown(incompleteHeadline(report))} as well:`;
+  const items = groups.slice(0, MAX_LIST).map((g) => {
+    const ids = g.clauses.slice(0, MAX_LIST).map((id) => `\`${id.replace(/[^a-z0-9/-]/g, "")}\``).join(", ");
+    const more = g.clauses.length > MAX_LIST ? ` and ${g.clauses.length - MAX_LIST} more` : "";
+    return `- ${escapeMarkdownBlock(g.reason)} — ${ids}${more}`;
+  });
+  if (groups.length > MAX_LIST) items.push(`- … and ${groups.length - MAX_LIST} more reasons in report.json`);
+  return ["### Could not be judged", "", lead, "", ...items];
 }
 
 /** Renders the run as GitHub-flavoured Markdown. */
 export function renderMarkdown(report: RunReport, options: ReporterOptions): string {
   const counted = countedFailures(report.clauses, levelOf(report)).length;
   const sections: string[][] = [
-    [heading(report), "", ...about(report, counted)],
+    [heading(report), "", ...incompleteLead(report), ...about(report, counted)],
     countsTable(report),
     expectations(report),
     failuresTable(report, options.docsUrl),
-    skippedMust(report),
+    notJudged(report),
     report.notes.length > 0 ? ["### Notes", "", ...bullets(report.notes, "notes")] : [],
     ["Evidence, wire logs and reproduce commands for every finding are in report.json and report.html."],
   ];

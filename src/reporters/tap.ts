@@ -1,5 +1,6 @@
-import { countedFailures } from "../core/report/judge.js";
+import { bucketOf } from "../core/report/judge.js";
 import type { ClauseResult, Evidence, Finding, RunReport } from "../core/report/types.js";
+import { incompleteHeadline } from "./incomplete.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
 import { visible } from "./xml.js";
@@ -129,7 +130,7 @@ function testPoint(n: number, result: ClauseResult, report: RunReport, options: 
     const todo = result.expectation === "flaky" ? "flaky" : "expected failure";
     return [`not ok ${description} # TODO ${todo}`, ...diagnostic(failureDiagnostic(result, options, result.expectation))];
   }
-  if (countedFailures([result], report.summary.level).length === 0) {
+  if (bucketOf(result, report.summary.level) === "warnings") {
     const warning = `warning: ${result.level} failure not counted at --level ${report.summary.level}`;
     return [`not ok ${description} # TODO ${tapText(warning)}`, ...diagnostic(failureDiagnostic(result, options, "warning"))];
   }
@@ -137,12 +138,17 @@ function testPoint(n: number, result: ClauseResult, report: RunReport, options: 
 }
 
 /**
- * Points that fail the TAP run where the kit's run fails without a failing clause: stale
- * expected-failure entries, and a run that judged nothing (never a pass).
+ * Points that fail the TAP run where the kit's run fails without a failing clause: an
+ * incomplete run, stale expected-failure entries, and a run that judged nothing (never a pass).
  */
 function runPoints(report: RunReport): { description: string; diag: YamlMap }[] {
   const s = report.summary;
   const points: { description: string; diag: YamlMap }[] = [];
+  if (s.verdict === "incomplete") {
+    const message = `${incompleteHeadline(report)}: the run is not a pass until they are; add what each reason asks for`;
+    const incomplete = s.incomplete.map((g) => ({ reason: g.reason, clauses: g.clauses }));
+    points.push({ description: "run incomplete", diag: { message, severity: "must", incomplete } });
+  }
   if (s.stale.length > 0) {
     const message = "expected-failure entries no longer hold: remove them (or fix the list)";
     points.push({ description: "expected-failure entries are stale", diag: { message, severity: "must", stale: s.stale } });
@@ -157,18 +163,26 @@ function runPoints(report: RunReport): { description: string; diag: YamlMap }[] 
 function verdictLine(report: RunReport): string {
   const s = report.summary;
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  if (s.warnings > 0) parts.push(`${s.warnings} warning${s.warnings === 1 ? "" : "s"}`);
   if (s.expectedFailures > 0) parts.push(`${s.expectedFailures} expected failure${s.expectedFailures === 1 ? "" : "s"}`);
   if (s.flaky > 0) parts.push(`${s.flaky} flaky`);
-  if (s.warnings > 0) parts.push(`${s.warnings} warning${s.warnings === 1 ? "" : "s"}`);
   parts.push(`${s.skipped} skipped`, `${s.notApplicable} not applicable`);
   if (s.deselected > 0) parts.push(`${s.deselected} deselected`);
   if (s.stale.length > 0) parts.push(`${s.stale.length} stale expected-failure entr${s.stale.length === 1 ? "y" : "ies"}`);
-  return `# verdict: ${s.verdict} (counted level: ${s.level}) — ${parts.join(", ")}`;
+  return `# verdict: ${s.verdict} (counted level: ${s.level}) — ${s.total} clause${s.total === 1 ? "" : "s"}: ${parts.join(", ")}`;
+}
+
+/** Comment lines under the plan of an incomplete run: the verdict and each reason, before any point. */
+function incompleteComments(report: RunReport): string[] {
+  if (report.summary.verdict !== "incomplete") return [];
+  const reasons = report.summary.incomplete.map((g) => `#   - ${tapText(`${g.reason}: ${g.clauses.join(", ")}`)}`);
+  return [`# INCOMPLETE — ${tapText(incompleteHeadline(report))}:`, ...reasons];
 }
 
 /**
  * TAP version 14: one test point per clause, SKIP for skipped and not-applicable clauses,
- * TODO for expected, flaky and uncounted-level failures, YAML diagnostics under failures.
+ * TODO for expected, flaky and uncounted-level failures, YAML diagnostics under failures,
+ * and failing run points for an incomplete run, stale entries or a run that judged nothing.
  */
 export function renderTap(report: RunReport, options: ReporterOptions): string {
   const extra = runPoints(report);
@@ -177,6 +191,7 @@ export function renderTap(report: RunReport, options: ReporterOptions): string {
     "TAP version 14",
     `# ${tapText(`${report.tool.name} ${report.tool.version} · ${report.protocol}${mode} · ${report.candidate.argv.join(" ")}`)}`,
     `1..${report.clauses.length + extra.length}`,
+    ...incompleteComments(report),
   ];
   report.clauses.forEach((result, i) => lines.push(...testPoint(i + 1, result, report, options)));
   extra.forEach((point, i) => lines.push(`not ok ${report.clauses.length + i + 1} - ${point.description}`, ...diagnostic(point.diag)));

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -57,6 +57,26 @@ describe("action.yml", () => {
     const last = steps[steps.length - 1];
     expect(last?.run).toContain("exit 1");
     expect(last?.env?.CODE).toBe("${{ steps.run.outputs.exit-code }}");
+  });
+
+  it("knows every verdict of the report schema, and fails an incomplete run (exit 4) with its own message", () => {
+    const schema = JSON.parse(readFileSync(new URL("../../schemas/report.schema.json", import.meta.url), "utf8")) as { $defs: { summary: { properties: { verdict: { enum: string[] } } } } };
+    const verdicts = schema.$defs.summary.properties.verdict.enum;
+    expect(verdicts).toContain("incomplete");
+    const read = steps.find((s) => s.id === "verdict")?.run ?? "";
+    for (const verdict of verdicts) expect(read).toContain(`"${verdict}"`);
+    for (const verdict of verdicts) expect(action.outputs.verdict?.description).toContain(verdict);
+    expect(action.outputs["exit-code"]?.description).toMatch(/4 incomplete/);
+    const last = steps[steps.length - 1]?.run ?? "";
+    expect(last).toMatch(/if \[ "\$CODE" = "4" \]; then\n\s+echo "::error title=awp-conformance::run incomplete/);
+    // The step itself: exit 0 passes; 4 and 1 fail the job, each with its message.
+    const step = (code: string, verdict: string): { status: number; out: string } => {
+      const r = spawnSync("bash", ["-c", last], { env: { PATH: process.env.PATH ?? "", CODE: code, VERDICT: verdict }, encoding: "utf8" });
+      return { status: r.status ?? -1, out: r.stdout };
+    };
+    expect(step("0", "conformant")).toEqual({ status: 0, out: "" });
+    expect(step("4", "incomplete")).toMatchObject({ status: 1, out: expect.stringMatching(/^::error title=awp-conformance::run incomplete \(exit 4\)/) });
+    expect(step("1", "not-conformant")).toEqual({ status: 1, out: "::error title=awp-conformance::exit code 1 (verdict: not-conformant)\n" });
   });
 
   it("never expands inputs inside a script (no script injection): they arrive as environment variables", () => {

@@ -169,7 +169,11 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[])
           expect(report.mode).toBe(mode);
           expect(failing(report)).toEqual([...c.fails].sort());
           const levels = new Map(report.clauses.map((clause) => [clause.id, clause.level]));
-          expect(code).toBe(c.fails.some((id) => levels.get(id) === "MUST") ? 1 : 0);
+          const mustFails = c.fails.some((id) => levels.get(id) === "MUST");
+          // Cases that run only some scenarios leave the others' MUST clauses unjudged: incomplete (exit 4).
+          const mustSkipped = report.clauses.some((clause) => clause.status === "skip" && clause.level === "MUST");
+          expect(code).toBe(mustFails ? 1 : mustSkipped ? 4 : 0);
+          expect(report.summary.verdict).toBe(mustFails ? "not-conformant" : mustSkipped ? "incomplete" : "conformant");
           expect(report.options.fixtureToken).toBe(true);
           expect(text).not.toContain("sk-awp-");
           for (const secret of c.secrets ?? []) expect(text).not.toContain(secret);

@@ -29,7 +29,10 @@ export function faultTests(cases: readonly FaultCase[], withRobustness: boolean)
       const report = readReport(out);
       expect(failing(report)).toEqual([...c.fails].sort());
       const mustFails = report.clauses.some((r) => r.status === "fail" && r.level === "MUST");
-      expect(result.code).toBe(mustFails ? 1 : 0);
+      // A fault that keeps the kit from judging a MUST clause (no invocation can be sent) leaves the run incomplete.
+      const mustSkipped = report.clauses.some((r) => r.status === "skip" && r.level === "MUST");
+      expect(result.code).toBe(mustFails ? 1 : mustSkipped ? 4 : 0);
+      expect(report.summary.verdict).toBe(mustFails ? "not-conformant" : mustSkipped ? "incomplete" : "conformant");
       for (const clause of report.clauses.filter((r) => r.status === "fail")) {
         expect(clause.findings.length).toBeGreaterThan(0);
         expect(clause.findings[0]?.evidence?.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { kitSchema } from "../../src/core/schema.js";
 import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
@@ -57,5 +58,86 @@ describe("reporters from the command line", () => {
   it("refuses an unknown format before doing anything, and a file that is not a report", async () => {
     expect((await runCli(["report", join(out, "report.json"), "--format", "pdf"])).code).toBe(2);
     expect((await runCli(["report", join(out, "badge.json")])).code).toBe(2);
+  });
+});
+
+const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
+const MUST_SKIPPED = ["provider/transport/within-budget", "provider/validate-config/accepts-valid-config", "provider/validate-config/ok-shape", "provider/validate-config/rejects-invalid-config"];
+
+describe("an incomplete run from the command line", () => {
+  let dir = "";
+  let run = { code: -1, stdout: "", stderr: "" };
+  let deselected = "";
+  let deselectedCode = -1;
+
+  // The reference provider with the default configuration {}, which it rejects: four MUST clauses
+  // cannot be judged. The same run with those four deselected by the user is complete.
+  beforeAll(async () => {
+    dir = temp();
+    deselected = temp();
+    const [first, second] = await Promise.all([
+      runCli(["run", "--protocol", "provider", "--reporter", "console,json,junit,tap,markdown,html,badge", "--out", dir, REFERENCE]),
+      runCli(["run", "--protocol", "provider", ...MUST_SKIPPED.flatMap((id) => ["--skip", id]), "--reporter", "json", "--out", deselected, REFERENCE]),
+    ]);
+    run = first;
+    deselectedCode = second.code;
+  }, 60_000);
+
+  it("exits 4 with the verdict incomplete and the skipped MUST clauses grouped by reason", () => {
+    expect(run.code).toBe(4);
+    const report = readReport(dir);
+    expect(kitSchema("report.schema.json")(report)).toBe(true);
+    expect(report.summary).toMatchObject({ verdict: "incomplete", conformant: false, failed: 0 });
+    expect(report.summary.incomplete.flatMap((g) => g.clauses).sort()).toEqual([...MUST_SKIPPED].sort());
+    for (const group of report.summary.incomplete) expect(group.reason).not.toBe("");
+  });
+
+  it("says so at the top of the console, in its summary line and at its end", () => {
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[1]).toBe("INCOMPLETE — 4 MUST clauses could not be judged; the run cannot be conformant until they are:");
+    expect(run.stdout).toMatch(/^58 clauses: 27 passed, 0 failed, 19 skipped, 12 not applicable — incomplete \(4 MUST clauses could not be judged\)$/m);
+    const end = lines.slice(lines.indexOf("To make the run complete:"));
+    expect(end).toHaveLength(5);
+    expect(end.join("\n")).toContain("(--invalid-config-file) (1 clause)");
+  });
+
+  it("says so in every file format", () => {
+    const read = (file: string): string => readFileSync(join(dir, file), "utf8");
+    expect(read("report.xml")).toContain('<property name="verdict" value="incomplete"/>');
+    expect(read("report.xml")).toMatch(/<testsuites [^>]*failures="1"/);
+    expect(read("report.xml")).toContain('<failure message="run is incomplete: 4 MUST clauses could not be judged" type="incomplete">');
+    expect(read("report.tap")).toMatch(/^not ok 59 - run incomplete$/m);
+    expect(read("report.tap")).toMatch(/^# INCOMPLETE — 4 MUST clauses could not be judged:$/m);
+    expect(read("report.md").split("\n")[0]).toBe("## ⏸️ Incomplete (not a pass): provider");
+    expect(read("report.html")).toContain('data-verdict="incomplete">Incomplete<small>');
+    expect(read("report.html")).toContain('<section class="box incomplete" id="incomplete">');
+    expect(JSON.parse(read("badge.json"))).toEqual({ schemaVersion: 1, label: "awp-conformance", message: "incomplete", color: "lightgrey" });
+    expect(read("badge.svg")).toContain(">incomplete<");
+  });
+
+  it("re-renders and re-judges a saved incomplete report; --level adds the SHOULD and MAY skips", async () => {
+    const should = temp();
+    const [again, judged] = await Promise.all([
+      runCli(["report", join(dir, "report.json")]),
+      runCli(["report", join(dir, "report.json"), "--level", "should", "--format", "json", "--out", should]),
+    ]);
+    expect(again.code).toBe(4);
+    expect(again.stdout).toContain("INCOMPLETE — 4 MUST clauses could not be judged");
+    expect(judged.code).toBe(4);
+    const ids = readReport(should).summary.incomplete.flatMap((g) => g.clauses);
+    expect(ids).toHaveLength(18);
+    expect(ids).toEqual(expect.arrayContaining([...MUST_SKIPPED, "provider/robustness/rejects-duplicate-keys"]));
+    expect(ids).not.toContain("provider/robustness/rejects-mismatched-digest");
+  });
+
+  it("is complete when the user deselects the clauses it cannot judge; --level should then makes it incomplete", async () => {
+    expect(deselectedCode).toBe(0);
+    const report = readReport(deselected);
+    expect(report.summary).toMatchObject({ verdict: "conformant", deselected: 4, incomplete: [] });
+    expect(report.summary.byLevel.SHOULD.skipped).toBeGreaterThan(0);
+    const [should, all] = await Promise.all(["should", "all"].map((level) => runCli(["report", join(deselected, "report.json"), "--level", level])));
+    expect(should?.code).toBe(4);
+    expect(should?.stdout).toMatch(/— incomplete \(14 SHOULD clauses could not be judged\)$/m);
+    expect(all?.stdout).toMatch(/— incomplete \(14 SHOULD and 1 MAY clauses could not be judged\)$/m);
   });
 });

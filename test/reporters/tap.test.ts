@@ -8,6 +8,7 @@ import { renderTap } from "../../src/reporters/tap.js";
 const load = (name: string): RunReport => JSON.parse(readFileSync(new URL(`../fixtures/reports/${name}.json`, import.meta.url), "utf8")) as RunReport;
 const provider = load("provider-sample");
 const agent = load("agent-cli-sample");
+const incomplete = load("provider-incomplete-sample");
 const HOSTILE = "<script>alert('pwned')</script> \u001b[31mred\u001b[0m ]]> & \"q\" 'a' \u0000\u0007 \ud800 \u2028 \u0085";
 /** Text that could end a test point, open a directive or break a YAML block if it were written raw. */
 const BREAKER = `${HOSTILE}\n  ...\nnot ok 99 - forged # SKIP\n  ---\nkey: value # comment\n- item\n\\`;
@@ -62,25 +63,28 @@ describe("renderTap", () => {
   it("is TAP version 14 with the plan up front", () => {
     const tap = renderTap(agent, options);
     expect(tap.split("\n").slice(0, 3)).toEqual(["TAP version 14", expect.stringMatching(/^# awp-conformance 0\.1\.0 · agent-cli \(stream-json\) · /), "1..45"]);
-    expect(tap.trimEnd().split("\n").at(-1)).toBe("# verdict: not-conformant (counted level: must) — 32 passed, 1 failed, 10 skipped, 2 not applicable");
+    expect(tap.trimEnd().split("\n").at(-1)).toBe("# verdict: not-conformant (counted level: must) — 45 clauses: 32 passed, 1 failed, 10 skipped, 2 not applicable");
   });
 
   it.each([
     ["provider sample", provider],
     ["agent-cli sample", agent],
+    ["incomplete sample", incomplete],
     ["crafted report", crafted()],
     ["crafted report at --level all", crafted("all")],
   ])("counts of the %s match the JSON report, and nothing is left unparsed", (_, report) => {
     const { results, asserts, extra } = parse(renderTap(report, options));
     const s = report.summary;
-    const run = s.stale.length > 0 ? 1 : 0;
+    // Run points: an incomplete run, a run that judged nothing, stale entries.
+    const run = Number(s.verdict === "incomplete") + Number(s.verdict === "nothing-judged") + Number(s.stale.length > 0);
     expect(extra).toEqual([]);
     expect(results.plan).toMatchObject({ start: 1, end: s.total + run });
     expect(asserts.map((a) => a.id)).toEqual(Array.from({ length: s.total + run }, (_, i) => i + 1));
     expect(results).toMatchObject({
       count: s.total + run,
       pass: s.passed + s.skipped + s.notApplicable,
-      fail: s.failed + run,
+      // tap-parser counts TODO points as failures too.
+      fail: s.failed + s.warnings + s.expectedFailures + s.flaky + run,
       skip: s.skipped + s.notApplicable,
       todo: s.expectedFailures + s.flaky + s.warnings,
       ok: false,
@@ -163,7 +167,7 @@ describe("renderTap", () => {
   });
 
   it("a run that judged nothing fails the TAP run too", () => {
-    const skipped: ClauseResult[] = [{ id: "provider/a/skip", level: "MUST", title: "skips", status: "skip", reason: "later", judged: 0, findings: [] }];
+    const skipped: ClauseResult[] = [{ id: "provider/a/skip", level: "SHOULD", title: "skips", status: "skip", reason: "later", judged: 0, findings: [] }];
     for (const clauses of [[], skipped]) {
       const report: RunReport = { ...provider, clauses, summary: summarize(clauses, 0) };
       const { results, asserts } = parse(renderTap(report, options));
@@ -175,7 +179,41 @@ describe("renderTap", () => {
   it("ends with a verdict comment", () => {
     const { comments } = parse(renderTap(provider, options));
     expect(comments.at(-1)).toBe(
-      "# verdict: not-conformant (counted level: must) — 55 passed, 2 failed, 1 expected failure, 1 skipped, 0 not applicable, 1 stale expected-failure entry\n",
+      "# verdict: not-conformant (counted level: must) — 58 clauses: 55 passed, 1 failed, 1 expected failure, 1 skipped, 0 not applicable, 1 stale expected-failure entry\n",
     );
+  });
+
+  it("an incomplete run says so under the plan and fails the TAP run with a final point listing the reasons", () => {
+    const tap = renderTap(incomplete, options);
+    const groups = incomplete.summary.incomplete;
+    const n = groups.reduce((sum, g) => sum + g.clauses.length, 0);
+    expect(tap.split("\n").slice(2, 4 + groups.length)).toEqual([
+      `1..${incomplete.clauses.length + 1}`,
+      `# INCOMPLETE — ${n} MUST clauses could not be judged:`,
+      ...groups.map((g) => `#   - ${g.reason}: ${g.clauses.join(", ")}`),
+    ]);
+    const { results, asserts, comments } = parse(tap);
+    expect(results).toMatchObject({ ok: false, fail: 1 });
+    const last = asserts.at(-1);
+    expect(last).toMatchObject({ ok: false, id: incomplete.clauses.length + 1, name: "run incomplete", todo: false, skip: false });
+    expect(last?.diag).toEqual({
+      message: `${n} MUST clauses could not be judged: the run is not a pass until they are; add what each reason asks for`,
+      severity: "must",
+      incomplete: groups.map((g) => ({ reason: g.reason, clauses: g.clauses })),
+    });
+    // The skipped clauses themselves stay SKIP points with their reasons.
+    for (const id of groups.flatMap((g) => g.clauses)) expect(asserts.find((a) => a.name.startsWith(id))).toMatchObject({ ok: true, skip: incomplete.clauses.find((c) => c.id === id)?.reason });
+    expect(comments.at(-1)).toBe(`# verdict: incomplete (counted level: must) — 58 clauses: 27 passed, 0 failed, 19 skipped, 12 not applicable\n`);
+  });
+
+  it("a skipped SHOULD clause makes the run incomplete at --level should only", () => {
+    const clauses: ClauseResult[] = [
+      { id: "provider/a/pass", level: "MUST", title: "passes", status: "pass", judged: 1, findings: [] },
+      { id: "provider/a/skip", level: "SHOULD", title: "skips", status: "skip", reason: "give --x", judged: 0, findings: [] },
+    ];
+    const at = (level: CountedLevel): Parsed => parse(renderTap({ ...provider, clauses, summary: summarize(clauses, 0, { level }) }, options));
+    expect(at("must").results).toMatchObject({ ok: true, count: 2 });
+    expect(at("should").results).toMatchObject({ ok: false, count: 3, fail: 1 });
+    expect(at("should").asserts.at(-1)?.diag).toMatchObject({ incomplete: [{ reason: "give --x", clauses: ["provider/a/skip"] }] });
   });
 });

@@ -52,7 +52,8 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const secrets = protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
       const report = finisher.finish(fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets));
       emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
-      setCode(outcome.cases === 0 ? 1 : exitCodeFor(report.summary));
+      // No case run: every fuzzed clause is a skip, so the verdict is incomplete (4) or nothing-judged (1), never 0.
+      setCode(exitCodeFor(report.summary));
     },
   );
 }

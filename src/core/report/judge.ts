@@ -1,5 +1,5 @@
 import { KitError } from "../errors.js";
-import type { Clause, ClauseResult, CountedLevel, Judgement, Level, Summary } from "./types.js";
+import type { Buckets, Clause, ClauseResult, CountedLevel, IncompleteGroup, Judgement, Level, Summary, Verdict } from "./types.js";
 
 /** A pure check: judges one clause on a transcript (or any subject). */
 export interface Check<T> {
@@ -57,56 +57,108 @@ export function judgeClauses<T>(
   return { results, deselected };
 }
 
-const LEVELS: Level[] = ["MUST", "SHOULD", "MAY"];
+const LEVELS: readonly Level[] = ["MUST", "SHOULD", "MAY"];
 const COUNTED: Record<CountedLevel, readonly Level[]> = { must: ["MUST"], should: ["MUST", "SHOULD"], all: ["MUST", "SHOULD", "MAY"] };
+
+/** Whether --level LEVEL counts clauses of this level (their failures and their skips). */
+export function isCounted(level: Level, counted: CountedLevel): boolean {
+  return COUNTED[counted].includes(level);
+}
 
 export interface SummaryOptions {
   level?: CountedLevel;
   stale?: string[];
 }
 
+/** The one bucket a clause result is counted in at --level `level`. */
+export function bucketOf(result: ClauseResult, level: CountedLevel): keyof Buckets {
+  switch (result.status) {
+    case "pass":
+      return "passed";
+    case "skip":
+      return "skipped";
+    case "not-applicable":
+      return "notApplicable";
+    case "fail":
+      if (result.expectation === "expected-failure") return "expectedFailures";
+      if (result.expectation === "flaky") return "flaky";
+      return isCounted(result.level, level) ? "failed" : "warnings";
+  }
+}
+
+function emptyBuckets(): Buckets {
+  return { passed: 0, failed: 0, warnings: 0, expectedFailures: 0, flaky: 0, skipped: 0, notApplicable: 0 };
+}
+
+/** Skipped clauses of a counted level, grouped by identical reason, groups in the order of their first clause. */
+export function incompleteGroups(results: readonly ClauseResult[], level: CountedLevel): IncompleteGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const r of results) {
+    if (r.status !== "skip" || !isCounted(r.level, level)) continue;
+    const reason = r.reason !== undefined && r.reason !== "" ? r.reason : "skipped (no reason given)";
+    const ids = groups.get(reason) ?? [];
+    ids.push(r.id);
+    groups.set(reason, ids);
+  }
+  return [...groups].map(([reason, clauses]) => ({ reason, clauses }));
+}
+
 /**
- * Counts results and decides the verdict: conformant when something was judged, no failure
- * of a counted level stands (expected and flaky failures do not count), and no
- * expected-failure entry went stale.
+ * Counts results (each in exactly one bucket) and decides the verdict, in this order:
+ * not-conformant when a counted failure stands (expected and flaky failures do not count)
+ * or an expected-failure entry went stale; incomplete when a clause of a counted level was
+ * skipped; nothing-judged when no clause passed or failed; else conformant.
  */
 export function summarize(results: readonly ClauseResult[], deselected: number, options: SummaryOptions = {}): Summary {
   const level = options.level ?? "must";
   const stale = options.stale ?? [];
-  const count = (status: ClauseResult["status"], of?: Level): number =>
-    results.filter((r) => r.status === status && (of === undefined || r.level === of)).length;
-  const byLevel = Object.fromEntries(
-    LEVELS.map((l) => [l, { passed: count("pass", l), failed: count("fail", l), skipped: count("skip", l), notApplicable: count("not-applicable", l) }]),
-  ) as Summary["byLevel"];
-  const failures = results.filter((r) => r.status === "fail");
-  const counted = failures.filter((r) => r.expectation === undefined && COUNTED[level].includes(r.level));
-  const passed = count("pass");
-  const judgedAny = passed + failures.length > 0;
-  const conformant = judgedAny && counted.length === 0 && stale.length === 0;
+  const all = emptyBuckets();
+  const byLevel = Object.fromEntries(LEVELS.map((l) => [l, emptyBuckets()])) as Record<Level, Buckets>;
+  for (const r of results) {
+    const bucket = bucketOf(r, level);
+    all[bucket]++;
+    byLevel[r.level][bucket]++;
+  }
+  const incomplete = incompleteGroups(results, level);
+  const judgedAny = results.some((r) => r.status === "pass" || r.status === "fail");
+  const verdict: Verdict =
+    all.failed > 0 || stale.length > 0 ? "not-conformant" : incomplete.length > 0 ? "incomplete" : !judgedAny ? "nothing-judged" : "conformant";
   return {
     total: results.length,
-    passed,
-    failed: failures.length,
-    skipped: count("skip"),
-    notApplicable: count("not-applicable"),
+    ...all,
     deselected,
     byLevel,
-    warnings: failures.filter((r) => r.expectation === undefined && !COUNTED[level].includes(r.level)).length,
-    expectedFailures: failures.filter((r) => r.expectation === "expected-failure").length,
-    flaky: failures.filter((r) => r.expectation === "flaky").length,
+    incomplete,
     stale,
     level,
-    conformant,
-    verdict: !judgedAny ? "nothing-judged" : conformant ? "conformant" : "not-conformant",
+    conformant: verdict === "conformant",
+    verdict,
   };
 }
 
 /** Failures that count against the verdict (not expected, not flaky, of a counted level). */
 export function countedFailures(results: readonly ClauseResult[], level: CountedLevel): ClauseResult[] {
-  return results.filter((r) => r.status === "fail" && r.expectation === undefined && COUNTED[level].includes(r.level));
+  return results.filter((r) => bucketOf(r, level) === "failed");
 }
 
-/** 0 conformant, 1 not conformant (or nothing judged: a vacuous run is never a pass). */
-export function exitCodeFor(summary: Summary): 0 | 1 {
-  return summary.conformant ? 0 : 1;
+export type VerdictExitCode = 0 | 1 | 4;
+
+/** Exit codes of a judged run; 2 (usage or configuration error) and 3 (the kit failed) come from KitError. */
+export const EXIT_CODES: Readonly<Record<Verdict, VerdictExitCode>> = {
+  conformant: 0,
+  "not-conformant": 1,
+  // A vacuous run is never a pass.
+  "nothing-judged": 1,
+  incomplete: 4,
+};
+
+/** 0 conformant, 1 not conformant or nothing judged, 4 incomplete (an unknown verdict is 1). */
+export function exitCodeFor(summary: Pick<Summary, "verdict">): VerdictExitCode {
+  return Object.hasOwn(EXIT_CODES, summary.verdict) ? EXIT_CODES[summary.verdict] : 1;
+}
+
+/** The worse of two verdict exit codes, for several runs in one command: 1 over 4 over 0. */
+export function worseExitCode(a: VerdictExitCode, b: VerdictExitCode): VerdictExitCode {
+  const rank = (code: VerdictExitCode): number => (code === 0 ? 0 : code === 4 ? 1 : 2);
+  return rank(b) > rank(a) ? b : a;
 }

@@ -80,24 +80,51 @@ export interface ClauseResult {
 /** Which levels' failures decide the verdict (--level). */
 export type CountedLevel = "must" | "should" | "all";
 
-export interface Summary {
-  total: number;
+/**
+ * The verdict of a run. `incomplete`: no counted failure stands, but a clause of a counted
+ * level was skipped (the kit could not judge it), so the run proves nothing about it.
+ */
+export type Verdict = "conformant" | "not-conformant" | "incomplete" | "nothing-judged";
+
+/**
+ * Counts of a set of clause results. Every result is in exactly one bucket, so the buckets
+ * add up to the size of the set.
+ */
+export interface Buckets {
   passed: number;
+  /** Failures that count against the verdict: of a counted level, neither expected nor flaky. */
   failed: number;
+  /** Failures of levels the verdict does not count (--level). */
+  warnings: number;
+  /** Failures listed in --expected-failures. */
+  expectedFailures: number;
+  /** Failures of clauses listed in --flaky. */
+  flaky: number;
   skipped: number;
   notApplicable: number;
+}
+
+/** Skipped clauses of a counted level that share one reason (the reason says what to add). */
+export interface IncompleteGroup {
+  reason: string;
+  clauses: string[];
+}
+
+export interface Summary extends Buckets {
+  /** Clauses in the run: the sum of the seven buckets. */
+  total: number;
+  /** Clauses left out with --clause/--skip (not in the run, not in total). */
   deselected: number;
-  byLevel: Record<Level, { passed: number; failed: number; skipped: number; notApplicable: number }>;
-  /** Failures of levels the verdict does not count: shown as warnings. */
-  warnings: number;
-  /** Failures listed in --expected-failures, and failures of --flaky clauses. */
-  expectedFailures: number;
-  flaky: number;
+  /** The same buckets per level; each bucket summed over the levels gives the overall one. */
+  byLevel: Record<Level, Buckets>;
+  /** Why the run is incomplete, by reason, in catalogue order; empty when it is not. */
+  incomplete: IncompleteGroup[];
   /** Expected-failure entries that no longer hold: a listed clause passed, or a pattern matched nothing. */
   stale: string[];
   level: CountedLevel;
+  /** True exactly when the verdict is "conformant". */
   conformant: boolean;
-  verdict: "conformant" | "not-conformant" | "nothing-judged";
+  verdict: Verdict;
 }
 
 export interface RunReport {

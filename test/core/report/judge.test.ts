@@ -157,21 +157,24 @@ describe("summarize and exitCodeFor", () => {
       result("p/a/6", "MAY", "pass"),
     ];
     const summary = summarize(results, 4);
+    // The SHOULD failure is a warning at --level must, counted there only (not also as failed).
+    const none = { passed: 0, failed: 0, warnings: 0, expectedFailures: 0, flaky: 0, skipped: 0, notApplicable: 0 };
     expect(summary).toEqual({
       total: 6,
       passed: 3,
-      failed: 1,
+      failed: 0,
+      warnings: 1,
+      expectedFailures: 0,
+      flaky: 0,
       skipped: 1,
       notApplicable: 1,
       deselected: 4,
       byLevel: {
-        MUST: { passed: 2, failed: 0, skipped: 0, notApplicable: 0 },
-        SHOULD: { passed: 0, failed: 1, skipped: 1, notApplicable: 0 },
-        MAY: { passed: 1, failed: 0, skipped: 0, notApplicable: 1 },
+        MUST: { ...none, passed: 2 },
+        SHOULD: { ...none, warnings: 1, skipped: 1 },
+        MAY: { ...none, passed: 1, notApplicable: 1 },
       },
-      warnings: 1,
-      expectedFailures: 0,
-      flaky: 0,
+      incomplete: [],
       stale: [],
       level: "must",
       conformant: true,
@@ -179,17 +182,26 @@ describe("summarize and exitCodeFor", () => {
     });
   });
 
-  it("conformant when something was judged and no MUST failed", () => {
-    const summary = summarize([result("p/a/1", "MUST", "pass"), result("p/a/2", "MUST", "skip")], 0);
+  it("conformant when something was judged, no MUST failed and no MUST was skipped", () => {
+    const summary = summarize([result("p/a/1", "MUST", "pass"), result("p/a/2", "SHOULD", "skip"), result("p/a/3", "MUST", "not-applicable")], 0);
     expect(summary.conformant).toBe(true);
     expect(summary.verdict).toBe("conformant");
     expect(exitCodeFor(summary)).toBe(0);
   });
 
+  it("a skipped MUST clause makes the run incomplete (exit 4), not conformant", () => {
+    const summary = summarize([result("p/a/1", "MUST", "pass"), result("p/a/2", "MUST", "skip")], 0);
+    expect(summary.conformant).toBe(false);
+    expect(summary.verdict).toBe("incomplete");
+    expect(summary.incomplete).toEqual([{ reason: "because", clauses: ["p/a/2"] }]);
+    expect(exitCodeFor(summary)).toBe(4);
+  });
+
   it("a SHOULD or MAY failure alone is still conformant", () => {
     for (const level of ["SHOULD", "MAY"] as const) {
       const summary = summarize([result("p/a/1", level, "fail")], 0);
-      expect(summary.failed).toBe(1);
+      expect(summary.failed).toBe(0);
+      expect(summary.warnings).toBe(1);
       expect(summary.verdict, level).toBe("conformant");
       expect(exitCodeFor(summary), level).toBe(0);
     }
@@ -203,9 +215,10 @@ describe("summarize and exitCodeFor", () => {
   });
 
   it("nothing judged is never a pass: verdict nothing-judged, exit 1", () => {
+    // (A skipped MUST clause makes such a run incomplete instead: see summarize.test.ts.)
     const cases: ClauseResult[][] = [
       [],
-      [result("p/a/1", "MUST", "skip"), result("p/a/2", "SHOULD", "not-applicable")],
+      [result("p/a/1", "SHOULD", "skip"), result("p/a/2", "MUST", "not-applicable")],
       [result("p/a/1", "MAY", "not-applicable")],
     ];
     for (const results of cases) {
@@ -226,7 +239,7 @@ describe("summarize and exitCodeFor", () => {
     ];
     const { results, deselected } = judgeClauses(clauses, checks, 2, (id) => id !== "p/a/gone");
     const summary = summarize(results, deselected);
-    expect(summary).toMatchObject({ total: 2, passed: 1, failed: 1, deselected: 1, verdict: "conformant" });
+    expect(summary).toMatchObject({ total: 2, passed: 1, failed: 0, warnings: 1, deselected: 1, verdict: "conformant" });
     expect(exitCodeFor(summary)).toBe(0);
     // With nothing to judge for the MUST clause, the SHOULD failure is the only judged result:
     // the run counts as judged, and with no MUST failure it is conformant.

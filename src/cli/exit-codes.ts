@@ -1,0 +1,9 @@
+/** The exit codes as `--help` shows them (the README's table says the same). */
+export const EXIT_CODES_HELP = [
+  "Exit codes:",
+  "  0  conformant",
+  "  1  not conformant, or nothing was judged (a vacuous run is never a pass)",
+  "  2  usage or configuration error",
+  "  3  the kit itself failed",
+  "  4  incomplete: a clause --level counts could not be judged (see the report)",
+].join("\n");
