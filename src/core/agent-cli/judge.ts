@@ -41,7 +41,7 @@ export function startCause(run: AgentRun): string | undefined {
  * as one reason; a judged clause (pass or fail) keeps its own verdict.
  */
 function applyCauses(results: ClauseResult[], run: AgentRun): ClauseResult[] {
-  const start = startCause(run);
+  const start = run.notLaunched ?? startCause(run);
   const model = modelCause(run.transcripts);
   return results.map((r) => {
     if (r.status === "pass" || r.status === "fail") return r;

@@ -1,12 +1,12 @@
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
-import { secretArgIndexes } from "../../core/agent-cli/checks/launch.js";
+import { launchRefusal, secretArgIndexes } from "../../core/agent-cli/checks/launch.js";
 import { judgeAgentRun } from "../../core/agent-cli/judge.js";
 import { SECRET_ENV_NAME } from "../../core/agent-cli/launch.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "../../core/agent-cli/scenarios.js";
 import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
 import { buildReport } from "../../core/report/build.js";
-import type { RunReport } from "../../core/report/types.js";
+import type { ClauseResult, RunReport } from "../../core/report/types.js";
 import { recordAgentCliRun, type AgentCliSuiteOptions } from "./driver.js";
 
 export interface RunAgentCliSuiteOptions extends AgentCliSuiteOptions {
@@ -17,6 +17,16 @@ export interface RunAgentCliSuiteOptions extends AgentCliSuiteOptions {
 export function scenariosFor(selected: (id: string) => boolean): ScenarioName[] {
   const ids = loadCatalogue("agent-cli").map((c) => c.id).filter(selected);
   return SCENARIO_NAMES.filter((name) => SCENARIOS[name].judges.some((prefix) => ids.some((id) => id === prefix || id.startsWith(`${prefix}/`))));
+}
+
+/**
+ * A --scenario subset is the user's own deselection, like --skip: clauses that no chosen
+ * scenario judges and that ended unjudged leave the results (a judged one stays).
+ */
+export function withinScenarios(judged: { results: ClauseResult[]; deselected: number }, scenarios: readonly ScenarioName[]): { results: ClauseResult[]; deselected: number } {
+  const covered = (id: string): boolean => id.startsWith("agent-cli/launch/") || scenarios.some((name) => SCENARIOS[name].judges.some((prefix) => id === prefix || id.startsWith(`${prefix}/`)));
+  const results = judged.results.filter((r) => r.status === "pass" || r.status === "fail" || covered(r.id));
+  return { results, deselected: judged.deselected + judged.results.length - results.length };
 }
 
 /** Values the report must never show: the fixture key, secret-looking prefix arguments and env values. */
@@ -33,26 +43,27 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
   const selection = options.selection ?? { clause: [], skip: [] };
   const selected = makeSelector(selection);
   const needed = scenariosFor(selected);
-  const file = options.facts.file;
-  const launchable = file.exists && file.isFile && file.executable;
+  const refusal = launchRefusal(options.facts);
   const wanted = options.scenarios !== undefined ? options.scenarios.filter((s) => needed.includes(s)) : needed;
-  // The Desktop refuses to launch what is not a regular executable; so does the kit.
-  const scenarios = launchable ? wanted : [];
+  const scenarios = refusal === undefined ? wanted : [];
   const startedAt = new Date();
-  const run = await recordAgentCliRun({ ...options, scenarios });
+  const recorded = await recordAgentCliRun({ ...options, scenarios });
+  const run: AgentRun = refusal === undefined ? recorded : { ...recorded, notLaunched: refusal };
   const endedAt = new Date();
-  const { results, deselected, notes } = judgeAgentRun(run, selected);
+  const judged = judgeAgentRun(run, selected);
+  const { results, deselected } = options.scenarios !== undefined ? withinScenarios(judged, options.scenarios) : judged;
+  const notes = judged.notes;
   const report = buildReport({
     protocol: "agent-cli",
     mode: run.mode,
     argv: [options.config.executable, ...options.config.prefixArgs],
     startedAt,
     endedAt,
-    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: run.bounds.stallTimeoutMs, quietWindowMs: run.bounds.quietWindowMs, shutdownTimeoutMs: run.bounds.shutdownTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
     selection,
     results,
     deselected,
-    notes: launchable ? notes : [`${options.facts.executable} is not a regular executable file: no scenario was run.`, ...notes],
+    notes: refusal === undefined ? notes : [`${refusal}.`, ...notes],
     secrets: secretsOf(run),
   });
   return { report, run };

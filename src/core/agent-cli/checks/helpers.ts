@@ -14,6 +14,8 @@ export interface AgentRun {
   /** The fixture's API key, when the launch configuration used {{fixture.token}}. */
   token?: string;
   turnTimeoutMs: number;
+  /** Why the kit launched nothing (the run then judges the configuration only). */
+  notLaunched?: string;
   /** The kit's time bounds the run was recorded with (absent for recorded files: the defaults apply). */
   bounds?: KitBounds;
   /** Judging recorded transcripts: no live process, no fixture token, no launch facts. */

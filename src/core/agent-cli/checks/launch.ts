@@ -58,6 +58,23 @@ export function urlsIn(facts: LaunchFacts): UrlUse[] {
 
 const remote = (use: UrlUse): boolean => !LOOPBACK.has(use.url.hostname);
 
+/** The http(s) URLs of the configuration that point off this machine. */
+export function remoteUrls(facts: LaunchFacts): UrlUse[] {
+  return urlsIn(facts).filter(remote);
+}
+
+/**
+ * Why the kit launches nothing: what the Desktop would refuse to start, or a configuration
+ * that hands the CLI a non-loopback URL (the kit never does: every run stays on this machine).
+ */
+export function launchRefusal(facts: LaunchFacts): string | undefined {
+  const file = facts.file;
+  if (!(file.exists && file.isFile && file.executable)) return `the kit did not launch the CLI: ${facts.executable} is not a regular executable file (see agent-cli/launch/regular-executable)`;
+  const far = remoteUrls(facts)[0];
+  if (far !== undefined) return `the kit did not launch the CLI: ${far.where} points at ${far.url.host}, and the kit never hands a candidate a URL off this machine; point it at {{fixture.openai}} or {{fixture.anthropic}}`;
+  return undefined;
+}
+
 /** Positions of prefix arguments that look like secrets (a key-like value, or the value after --token and the like). */
 export function secretArgIndexes(args: readonly string[]): number[] {
   return args.flatMap((arg, i) => {
