@@ -209,16 +209,18 @@ export function segments(transcript: Transcript, views: readonly ProcessView[]):
 }
 
 /**
- * Model calls that belong to a segment: those whose directive carries the segment's turn
- * tag (queued turns overlap in time), else those of its process that the fixture
- * received while the segment was open.
+ * Model calls that belong to a segment: for a turn the kit tagged, those whose directive
+ * carries the tag (queued turns overlap in time); for an untagged one, those of its
+ * process that the fixture received while the segment was open.
  */
 export function callsIn(transcript: Transcript, segment: Segment): ModelCall[] {
   const tag = turnTagOf(segment.input?.message);
   return modelCalls(transcript)
     .filter(({ call, t, process }) => {
       if (process !== segment.process) return false;
-      if (tag !== undefined && call.directive?.turn !== undefined) return call.directive.turn === tag;
+      // A tagged turn's own requests carry its tag; one without any (a CLI's internal request,
+      // such as a memory extraction) is not the conversation's turn.
+      if (tag !== undefined) return call.directive?.turn === tag;
       return (call.startT ?? t) >= segment.from && (call.startT ?? t) <= segment.to;
     })
     .map(({ call }) => call);

@@ -26,6 +26,9 @@ export interface ScenarioSetup {
   launcherEnv: Record<string, string | undefined>;
 }
 
+/** How often waitForModelRequest looks at the fixture's record. */
+const MODEL_POLL_MS = 25;
+
 /** What a scenario uses to drive the candidate; it records every event into one transcript. */
 export class ScenarioContext {
   readonly events: TranscriptEvent[] = [];
@@ -111,6 +114,19 @@ export class ScenarioContext {
   /** A user turn: prompt + directive, waiting for its terminal event. */
   turn(session: LiveSession, prompt: string, directive: Directive, extra: Block[] = []): Promise<StdoutLine | undefined> {
     return this.exchange(session, this.userLine(prompt, directive, extra), `the terminal event of turn ${directive.turn ?? "?"}`);
+  }
+
+  /**
+   * Waits (bounded, polling the fixture) until the model has received a request of turn
+   * `tag`, or the process exited; true when the request came.
+   */
+  async waitForModelRequest(session: LiveSession, tag: string, timeoutMs: number): Promise<boolean> {
+    const until = performance.now() + timeoutMs;
+    while (performance.now() < until && session.exit === undefined) {
+      if (this.setup.fixture.calls().some((call) => call.directive?.turn === tag)) return true;
+      await new Promise((resolve) => setTimeout(resolve, MODEL_POLL_MS));
+    }
+    return this.setup.fixture.calls().some((call) => call.directive?.turn === tag);
   }
 
   /** The first session_id the process reported. */

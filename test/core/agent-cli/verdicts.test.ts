@@ -93,6 +93,15 @@ describe("text fidelity", () => {
     expect(results(turn(["The model's answer.", "The model's answer."])).get("agent-cli/fidelity/streamed-text")?.status).toBe("fail");
   });
 
+  it("leaves out a CLI's own request that carries no turn of the conversation (Qwen Code's memory extraction)", () => {
+    const directive = { turn: "basic-1" };
+    const s = new Script("basic").launch().user("q [[awp-fixture turn=basic-1]]").model({ directive, replyText: "Reply 1 from the fixture (turn basic-1)." });
+    s.model({ replyText: "Reply 2 from the fixture (turn 2)." }).out({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Reply 1 from the fixture (turn basic-1)." }] } }).success("Reply 1 from the fixture (turn basic-1).");
+    const r = results(s);
+    expect(r.get("agent-cli/fidelity/streamed-text")?.status).toBe("pass");
+    expect(r.get("agent-cli/fidelity/result-text")?.status).toBe("pass");
+  });
+
   it("accepts complete assistant messages instead of deltas", () => {
     const s = new Script("basic").launch().user("q").model({ replyText: "Whole reply." }).out({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Whole reply." }] } }).success("Whole reply.");
     expect(results(s).get("agent-cli/fidelity/streamed-text")?.status).toBe("pass");
@@ -122,6 +131,24 @@ describe("a refused launch", () => {
     const r = results(s);
     expect(r.get("agent-cli/turns/no-exit-mid-turn")?.status).toBe("fail");
     expect(r.get("agent-cli/session/stays-up")?.status).toBe("pass");
+  });
+});
+
+describe("turn order", () => {
+  it("says a CLI answered queued turns out of order when the later turn reached the model first", () => {
+    const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").user("b [[awp-fixture turn=queued-2]]");
+    s.model({ directive: { turn: "queued-2" }, replyText: "B" }).deltas("B").success("B").model({ directive: { turn: "queued-1" }, replyText: "A" }).deltas("A").success("A");
+    const r = results(s).get("agent-cli/turns/terminal-in-order");
+    expect(r?.status).toBe("fail");
+    expect(r?.findings[0]?.message).toContain("answered out of order");
+  });
+});
+
+describe("content blocks left open", () => {
+  it("allows a failed turn to end with its block open, not a successful one", () => {
+    const open = (end: (s: Script) => Script): Script => end(new Script("basic").launch().user("q").out({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }).out({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "par" } }));
+    expect(results(open((s) => s.failure({ subtype: "error", result: "provider_timeout" }))).get("agent-cli/turns/text-blocks")?.status).toBe("pass");
+    expect(results(open((s) => s.success("par"))).get("agent-cli/turns/text-blocks")?.status).toBe("fail");
   });
 });
 

@@ -75,7 +75,10 @@ function blockProblems(segment: Segment): { line: OutLine; message: string }[] {
       open.delete(index);
     }
   }
-  if (open.size > 0 && segment.terminal !== undefined) problems.push({ line: segment.terminal, message: `block ${[...open].join(", ")} never stopped before the terminal event` });
+  // A turn that failed mid-stream may end with its block open: the contract asks for no stop
+  // there, and the error result ends the turn. A successful turn closes what it opened.
+  const failed = segment.terminal?.object?.type === "result" && segment.terminal.object.is_error === true;
+  if (open.size > 0 && segment.terminal !== undefined && !failed) problems.push({ line: segment.terminal, message: `block ${[...open].join(", ")} never stopped before the terminal event of a successful turn` });
   return problems;
 }
 
@@ -138,12 +141,21 @@ export const turnChecks: Check<AgentRun>[] = [
         const tag = turnTagOf(next.segment.input?.message);
         if (tag === undefined) return [];
         const early = transcript.events.flatMap((e) => (e.kind === "model" && e.process === segment.process && e.call.directive?.turn === tag && (e.call.startT ?? e.t) < (segment.terminal?.event.t ?? 0) ? [e] : []));
-        return [{ transcript, segment, next: next.segment, early }];
+        const own = callsIn(transcript, segment)[0];
+        return [{ transcript, segment, next: next.segment, early, own, tag }];
       });
       return judgeEach(
         pairs,
-        ({ transcript, segment, early }) =>
-          early.length === 0 ? [] : [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "the next turn was sent to the model before this turn's terminal event", { expected: "turns answered one after the other", seen: `model call #${early[0]?.call.seq} at ${Math.round(early[0]?.call.startT ?? 0)} ms, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })],
+        ({ transcript, segment, early, own, tag }) => {
+          const first = early[0];
+          if (first === undefined) return [];
+          const at = (call: ModelCall | undefined): number => Math.round(call?.startT ?? 0);
+          const overtook = own === undefined || (first.call.startT ?? first.t) < (own.startT ?? 0);
+          const message = overtook
+            ? `answered out of order: the model received turn ${tag}'s request before this turn's`
+            : `the next turn (${tag}) was sent to the model before this turn's terminal event (prefetched, or merged into this turn)`;
+          return [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, message, { expected: "turns answered one after the other", seen: `model call #${first.call.seq} (turn ${tag}) at ${at(first.call)} ms${own !== undefined ? `, this turn's first call #${own.seq} at ${at(own)} ms` : ""}, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })];
+        },
         notApplicable("no two consecutive turns with model calls to compare"),
       );
     },

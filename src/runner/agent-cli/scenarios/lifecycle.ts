@@ -58,12 +58,18 @@ export async function sigtermIdle(ctx: ScenarioContext): Promise<void> {
   await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM");
 }
 
+/** After the slow turn's request reached the model, how long the kit waits for its first output before SIGTERM. */
+const MID_TURN_OUTPUT_WAIT_MS = 1000;
+
 export async function sigtermMidTurn(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
   const from = s.lines.length;
   s.send(ctx.userLine("Stream slowly.", { turn: "sigterm-mid", bytes: 4000, slowMs: 200 }));
-  // Wait until the reply is flowing (or a second), then terminate mid-turn.
-  await s.waitForLine((line) => line.index >= from, { from, timeoutMs: 1000, label: "output of the slow turn" });
+  // Real CLIs take seconds before they call the model: signal only once the reply is on its
+  // way (the request reached the model, and output started or a second passed), so the
+  // process is really in the middle of the turn.
+  if (!(await ctx.waitForModelRequest(s, "sigterm-mid", ctx.turnTimeoutMs))) ctx.note("the slow turn's request never reached the kit's model: SIGTERM was sent without it");
+  await s.waitForLine((line) => line.index >= from, { from, timeoutMs: MID_TURN_OUTPUT_WAIT_MS, label: "output of the slow turn" });
   s.signal("SIGTERM");
   await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM mid-turn");
 }

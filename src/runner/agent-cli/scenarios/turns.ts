@@ -14,13 +14,21 @@ export async function basic(ctx: ScenarioContext): Promise<void> {
   await s.waitExit(ctx.turnTimeoutMs, "exit after the end of stdin");
 }
 
+/**
+ * Three turns written back to back while the first is answered: each gets its own terminal
+ * event, in order (a CLI that merges queued lines into one turn leaves one unanswered).
+ */
 export async function queued(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
-  const from = s.lines.length;
+  let from = s.lines.length;
   s.send(ctx.userLine("First queued question.", { turn: "queued-1", bytes: 400, slowMs: 20 }));
   s.send(ctx.userLine("Second queued question.", { turn: "queued-2", reply: "Second answer." }));
-  const first = await s.waitForLine(isTerminalLine, { from, timeoutMs: ctx.turnTimeoutMs, label: "the terminal event of turn queued-1" });
-  if (first !== undefined) await s.waitForLine(isTerminalLine, { from: first.index + 1, timeoutMs: ctx.turnTimeoutMs, label: "the terminal event of turn queued-2" });
+  s.send(ctx.userLine("Third queued question.", { turn: "queued-3", reply: "Third answer." }));
+  for (const tag of ["queued-1", "queued-2", "queued-3"]) {
+    const terminal = await s.waitForLine(isTerminalLine, { from, timeoutMs: ctx.turnTimeoutMs, label: `the terminal event of turn ${tag}` });
+    if (terminal === undefined) return;
+    from = terminal.index + 1;
+  }
 }
 
 /**
