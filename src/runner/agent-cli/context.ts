@@ -118,11 +118,11 @@ export class ScenarioContext {
 
   /**
    * Waits (bounded, polling the fixture) until the model has received a request of turn
-   * `tag`, or the process exited; true when the request came.
+   * `tag`, the process exited, or `over()` says the turn ended; true when the request came.
    */
-  async waitForModelRequest(session: LiveSession, tag: string, timeoutMs: number): Promise<boolean> {
+  async waitForModelRequest(session: LiveSession, tag: string, timeoutMs: number, over: () => boolean = () => false): Promise<boolean> {
     const until = performance.now() + timeoutMs;
-    while (performance.now() < until && session.exit === undefined) {
+    while (performance.now() < until && session.exit === undefined && !over()) {
       if (this.setup.fixture.calls().some((call) => call.directive?.turn === tag)) return true;
       await new Promise((resolve) => setTimeout(resolve, MODEL_POLL_MS));
     }

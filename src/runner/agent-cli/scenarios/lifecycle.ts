@@ -1,6 +1,7 @@
 import { LIMITS } from "../../../core/agent-cli/launch.js";
 import type { Directive } from "../../../core/agent-cli/types.js";
 import type { ScenarioContext } from "../context.js";
+import { isTerminalLine } from "../terminal.js";
 
 /** After the shutdown bound, how much longer the kit watches, to report when the process did exit. */
 const SHUTDOWN_EXTRA_WAIT_MS = 1500;
@@ -68,7 +69,8 @@ export async function sigtermMidTurn(ctx: ScenarioContext): Promise<void> {
   // Real CLIs take seconds before they call the model: signal only once the reply is on its
   // way (the request reached the model, and output started or a second passed), so the
   // process is really in the middle of the turn.
-  if (!(await ctx.waitForModelRequest(s, "sigterm-mid", ctx.turnTimeoutMs))) ctx.note("the slow turn's request never reached the kit's model: SIGTERM was sent without it");
+  const answered = (): boolean => s.lines.slice(from).some(isTerminalLine);
+  if (!(await ctx.waitForModelRequest(s, "sigterm-mid", ctx.turnTimeoutMs, answered))) ctx.note("the slow turn's request never reached the kit's model: SIGTERM was sent without it");
   await s.waitForLine((line) => line.index >= from, { from, timeoutMs: MID_TURN_OUTPUT_WAIT_MS, label: "output of the slow turn" });
   s.signal("SIGTERM");
   await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM mid-turn");
