@@ -53,8 +53,10 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const max = options.maxFindings ?? 3;
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
   lines.push(...incompleteBlock(report, style));
+  const shownAbove = report.summary.verdict === "incomplete" ? report.summary.incomplete.map((g) => g.reason) : [];
+  const firstWith = new Map<string, string>();
   for (const result of report.clauses) {
-    const reason = result.reason ? style.dim(` — ${printable(result.reason)}`) : "";
+    const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith))}`) : "";
     lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
     if (result.status === "fail") {
       for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
@@ -68,6 +70,16 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   return `${lines.join("\n")}\n`;
 }
 
+/** A reason is printed whole once: later clauses with the same reason point back to it. */
+function shortReason(id: string, reason: string, shownAbove: readonly string[], firstWith: Map<string, string>): string {
+  const above = shownAbove.indexOf(reason);
+  if (above >= 0) return `not judged: reason ${above + 1} of the INCOMPLETE list above`;
+  const first = firstWith.get(reason);
+  if (first !== undefined) return `the same reason as ${first}`;
+  firstWith.set(reason, id);
+  return reason;
+}
+
 /**
  * Right under the header of an incomplete run: why, and which clauses each reason left
  * unjudged. (A run that failed as well shows its skips at the end only.)
@@ -76,8 +88,8 @@ function incompleteBlock(report: RunReport, style: Style): string[] {
   const groups = report.summary.incomplete;
   if (report.summary.verdict !== "incomplete" || groups.length === 0) return [];
   const lines = [style.yellow(style.bold(`INCOMPLETE — ${incompleteHeadline(report)}; the run cannot be conformant until they are:`))];
-  for (const group of groups) {
-    lines.push(`  ${style.yellow("•")} ${printable(group.reason)}`);
+  for (const [i, group] of groups.entries()) {
+    lines.push(`  ${style.yellow(`${i + 1}.`)} ${printable(group.reason)}`);
     lines.push(style.dim(`      ${group.clauses.join(", ")}`));
   }
   return lines;

@@ -73,7 +73,7 @@ describe("renderConsole of an incomplete run", () => {
     expect(lines[0]).toMatch(/^awp-conformance 0\.1\.0 · provider · \/home\/user\/project\/examples\/reference-provider\/provider\.mjs$/);
     expect(lines[1]).toBe("INCOMPLETE — 4 MUST clauses could not be judged; the run cannot be conformant until they are:");
     const block = lines.slice(2, 2 + 2 * groups.length);
-    expect(block).toEqual(groups.flatMap((g) => [`  • ${g.reason}`, `      ${g.clauses.join(", ")}`]));
+    expect(block).toEqual(groups.flatMap((g, i) => [`  ${i + 1}. ${g.reason}`, `      ${g.clauses.join(", ")}`]));
   });
 
   it("ends with the summary line and then what to add to make the run complete", () => {
@@ -87,7 +87,10 @@ describe("renderConsole of an incomplete run", () => {
     const shared = "the CLI never called the kit's model fixture: point it at {{fixture.openai}}";
     const clauses = [result("agent-cli/a/p", "MUST", "pass"), ...["one", "two", "three"].map((x) => result(`agent-cli/input/${x}`, "MUST", "skip", { reason: shared }))];
     const out = renderConsole({ ...agent, clauses, summary: summarize(clauses, 0) }, OPTIONS);
-    expect(out.split(`• ${shared}`)).toHaveLength(2);
+    expect(out.split(`1. ${shared}`)).toHaveLength(2);
+    // The clause lines point back to it instead of repeating it.
+    expect(out.split(shared)).toHaveLength(3);
+    expect(out).toContain("agent-cli/input/two  title of agent-cli/input/two — not judged: reason 1 of the INCOMPLETE list above");
     expect(out).toContain("      agent-cli/input/one, agent-cli/input/two, agent-cli/input/three\n");
     expect(out.trimEnd().endsWith(`To make the run complete:\n  - ${shared} (3 clauses)`)).toBe(true);
   });
