@@ -3,7 +3,14 @@ import type { Check } from "../../report/judge.js";
 import type { JsonValue } from "../../json/index.js";
 import { responseObject } from "../response.js";
 import { EFFECT_NAMES, type JsonObject, type ProviderExchange, type ProviderTranscript } from "../types.js";
-import { finding, judgeEach, notApplicable, responses, show, skip } from "./helpers.js";
+import { finding, isInvocation, judgeEach, notApplicable, responses, show, skip, type Unjudged } from "./helpers.js";
+import { invocationBlocker } from "./reasons.js";
+
+/** Not applicable for `reason`, unless no invocation was answered ok at all: then skipped for the shared cause. */
+function noneFound(t: ProviderTranscript, reason: string): Unjudged {
+  const blocker = invocationBlocker(t);
+  return blocker === undefined ? notApplicable(reason) : skip(blocker);
+}
 
 const ID = "provider/invoke";
 const CODE = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -31,7 +38,7 @@ function field(value: JsonValue | undefined, key: string): JsonValue | undefined
 /** ok answers to the kit's well-formed invocations, with what the request allowed. */
 function okAnswers(t: ProviderTranscript): Answer[] {
   return responses(t)
-    .filter((p) => p.exchange.purpose === "invoke" && p.exchange.requestValue !== undefined && p.response.status === "ok")
+    .filter((p) => isInvocation(p.exchange) && p.exchange.requestValue !== undefined && p.response.status === "ok")
     .map(({ exchange, response }) => {
       const request = exchange.requestValue as JsonObject;
       const tool = field(request.event, "tool");
@@ -62,7 +69,7 @@ function effectCheck(clause: string, select: (e: Effect) => boolean, problem: (e
           const message = problem(e);
           return message === undefined ? [] : [finding(clause, e.exchange, `effects[${e.index}] ${message}`, { expected, seen: show(e.effect) })];
         },
-        notApplicable(none),
+        noneFound(t, none),
       ),
   };
 }
@@ -84,7 +91,7 @@ function answerCheck(
           const message = problem(a);
           return message === undefined ? [] : [finding(clause, a.exchange, message, { expected, seen: show(seen(a)) })];
         },
-        notApplicable(none),
+        noneFound(t, none),
       ),
   };
 }
@@ -108,7 +115,7 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
           const first = list[0] as ProviderExchange;
           return anyOk ? [] : [finding(`${ID}/answers-ok`, first, `operation ${show(op)} answered none of ${list.length} valid invocations with status ok`, { expected: 'status "ok" for at least one', seen: "only error answers" })];
         },
-        skip("no invocation produced a readable response"),
+        skip(invocationBlocker(t) ?? "no invocation produced a readable response: make invocations print one JSON object on stdout and exit 0 (see provider/transport/valid-request-exits-zero)"),
       );
     },
   },
@@ -136,7 +143,7 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
             ].filter((p) => p !== "");
             return problems.map((p) => finding(`${ID}/effect-shape`, a.exchange, `effects[${index}] ${p}`, { expected: "type from the vocabulary; fields type, reason_code, text", seen: show(effect) }));
           }),
-        notApplicable("the Provider never returned an effect"),
+        noneFound(t, "the Provider never returned an effect"),
       ),
   },
   effectCheck(
