@@ -9,8 +9,10 @@
  *   - ryu writes a positive exponent bare (1e16, 1.7976931348623157e308), zmij with a plus
  *     sign (1e+16, 1.7976931348623157e+308). Negative exponents (1e-7) are the same.
  *
- * No other difference showed up. Before 1.0.26 (2018) serde_json formatted with dtoa; no
- * Provider built on the upstream library can use a serde_json that old, so it is not listed.
+ * No other difference showed up. The switch came with serde_json 1.0.147 (serde-rs/json#1304,
+ * December 2025); zmij's own test suite compares it with ryu and allows only the "+". Before
+ * 1.0.26 (2018) serde_json formatted floats with dtoa: not listed, as there is no build of it
+ * to check against and the upstream library came years later.
  */
 export type DigestDialectId = "ryu" | "zmij";
 

@@ -143,7 +143,7 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
             ].filter((p) => p !== "");
             return problems.map((p) => finding(`${ID}/effect-shape`, a.exchange, `effects[${index}] ${p}`, { expected: "type from the vocabulary; fields type, reason_code, text", seen: show(effect) }));
           }),
-        noneFound(t, "the Provider never returned an effect"),
+        noneFound(t, "the Provider returned no effect in any ok answer, so there was no effect to check"),
       ),
   },
   effectCheck(
@@ -151,15 +151,15 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
     // Unknown types, a block after the tool and a replacement before it have their own clauses.
     (e) => known(e.type) && !(e.type === "block" && e.event === "tool.after") && !(e.type === "replace_result" && e.event === "tool.before"),
     (e) => (e.allowed.includes(e.type) ? undefined : `requests ${e.type}, which allowed_effects ${show(e.allowed)} does not admit`),
-    "the Provider never returned an effect",
+    "the Provider returned no effect in any ok answer, so there was no effect to check",
     "an effect type listed in allowed_effects",
   ),
-  effectCheck(`${ID}/reason-code-form`, (e) => Object.hasOwn(e.effect, "reason_code"), (e) => (typeof e.effect.reason_code === "string" && CODE.test(e.effect.reason_code) ? undefined : "has a malformed reason_code"), "no effect carried a reason_code", "1-128 of A-Z a-z 0-9 _ . -"),
-  answerCheck(`${ID}/block-before-tool`, (a) => a.event === "tool.after", (a) => (Array.isArray(a.response.effects) && a.response.effects.some((e) => field(e, "type") === "block") ? "requests block on tool.after, after the tool ran" : undefined), "no tool.after invocation was answered ok", "no block on tool.after"),
-  answerCheck(`${ID}/replace-result-after-tool`, (a) => a.event === "tool.before", (a) => (replaces(a) > 0 ? "requests replace_result on tool.before" : undefined), "no tool.before invocation was answered ok", "no replace_result on tool.before"),
-  answerCheck(`${ID}/replace-result-once`, (a) => a.allowed.includes("replace_result"), (a) => (replaces(a) > 1 ? `requests replace_result ${replaces(a)} times` : undefined), "no invocation that admitted replace_result was answered ok", "at most one replace_result"),
-  effectCheck(`${ID}/replace-result-text`, (e) => e.type === "replace_result", (e) => (typeof e.effect.text === "string" ? undefined : "is a replace_result without a string text"), "the Provider never requested replace_result", "a string text"),
-  answerCheck(`${ID}/replace-result-needs-projection`, (a) => a.allowed.includes("replace_result") && !a.projection, (a) => (replaces(a) > 0 ? "requests replace_result although the request has no result_projection" : undefined), "no invocation admitted replace_result without a projection", "no replace_result without event.tool.result_projection"),
-  effectCheck(`${ID}/block-text`, (e) => e.type === "block" && Object.hasOwn(e.effect, "text"), (e) => (typeof e.effect.text === "string" && e.effect.text.length > 0 ? undefined : "is a block whose text is not a nonempty string"), "no block effect carried text", "a nonempty string"),
-  effectCheck(`${ID}/text-only-on-block-or-replace`, (e) => known(e.type) && e.type !== "block" && e.type !== "replace_result", (e) => (Object.hasOwn(e.effect, "text") ? `is a ${e.type} effect carrying text` : undefined), "the Provider returned no effect other than block and replace_result", "no text field"),
+  effectCheck(`${ID}/reason-code-form`, (e) => Object.hasOwn(e.effect, "reason_code"), (e) => (typeof e.effect.reason_code === "string" && CODE.test(e.effect.reason_code) ? undefined : "has a malformed reason_code"), "no effect carried a reason_code (it is optional)", "1-128 of A-Z a-z 0-9 _ . -"),
+  answerCheck(`${ID}/block-before-tool`, (a) => a.event === "tool.after", (a) => (Array.isArray(a.response.effects) && a.response.effects.some((e) => field(e, "type") === "block") ? "requests block on tool.after, after the tool ran" : undefined), "no tool.after invocation was answered ok: declare an operation on tool.after to have it judged, or see provider/invoke/answers-ok if they were refused", "no block on tool.after"),
+  answerCheck(`${ID}/replace-result-after-tool`, (a) => a.event === "tool.before", (a) => (replaces(a) > 0 ? "requests replace_result on tool.before" : undefined), "no tool.before invocation was answered ok: declare an operation on tool.before to have it judged, or see provider/invoke/answers-ok if they were refused", "no replace_result on tool.before"),
+  answerCheck(`${ID}/replace-result-once`, (a) => a.allowed.includes("replace_result"), (a) => (replaces(a) > 1 ? `requests replace_result ${replaces(a)} times` : undefined), "no invocation that admitted replace_result was answered ok (the kit admits it only to operations that declare replace_result on tool.after)", "at most one replace_result"),
+  effectCheck(`${ID}/replace-result-text`, (e) => e.type === "replace_result", (e) => (typeof e.effect.text === "string" ? undefined : "is a replace_result without a string text"), "the Provider never requested replace_result (it is optional)", "a string text"),
+  answerCheck(`${ID}/replace-result-needs-projection`, (a) => a.allowed.includes("replace_result") && !a.projection, (a) => (replaces(a) > 0 ? "requests replace_result although the request has no result_projection" : undefined), "no invocation admitted replace_result without a projection (the kit sends one only to operations that declare replace_result)", "no replace_result without event.tool.result_projection"),
+  effectCheck(`${ID}/block-text`, (e) => e.type === "block" && Object.hasOwn(e.effect, "text"), (e) => (typeof e.effect.text === "string" && e.effect.text.length > 0 ? undefined : "is a block whose text is not a nonempty string"), "no block effect carried text (it is optional)", "a nonempty string"),
+  effectCheck(`${ID}/text-only-on-block-or-replace`, (e) => known(e.type) && e.type !== "block" && e.type !== "replace_result", (e) => (Object.hasOwn(e.effect, "text") ? `is a ${e.type} effect carrying text` : undefined), "the Provider returned no effect other than block and replace_result, so no text could be misplaced", "no text field"),
 ];
