@@ -84,3 +84,31 @@ describe("hostile probes and their controls", () => {
     expect(result(transcript([control, probe]), "provider/robustness/rejects-excessive-depth")?.status).toBe("fail");
   });
 });
+
+describe("shared skip reasons when no invocation could be judged", () => {
+  const answered = (purpose: Purpose, method: string, body: object): ProviderExchange => {
+    const e = exchange(purpose, "ok");
+    const stdout = encoder.encode(JSON.stringify({ api_version: "aw-provider/v1alpha1", request_id: e.requestId, ...body }));
+    return { ...e, method, stdout, outcome: { ...e.outcome, stdoutBytes: stdout.length } };
+  };
+  const validate = (): ProviderExchange => answered("config-valid", "validate_config", { status: "ok" });
+  const reasons = (t: ProviderTranscript): Set<string | undefined> =>
+    new Set(judgeProviderTranscript(t).results.filter((r) => r.id.startsWith("provider/invoke/") && r.level === "MUST").map((r) => `${r.status}: ${r.reason}`));
+
+  it("describe answered with an error: every invoke clause is skipped for that one reason", () => {
+    const t = transcript([answered("describe", "describe", { status: "error", error_code: "not_ready" }), validate()]);
+    expect(reasons(t)).toEqual(new Set(["skip: describe was not answered ok (error_code not_ready), so the kit knew no operations to check or invoke: make describe answer ok (see provider/describe/answers-ok)"]));
+  });
+
+  it("no operation the profile can invoke: skipped, pointing at admissible-operation", () => {
+    const t = transcript([answered("describe", "describe", { status: "ok", operations: [{ name: "audit", events: ["session.start"], effects: ["observe"] }] }), validate()]);
+    const [only] = [...reasons(t)];
+    expect(only).toMatch(/^skip: describe declares no operation pairing tool\.before or tool\.after .* \(see provider\/describe\/admissible-operation\)$/);
+  });
+
+  it("invocations sent, none answered ok: skipped, not passed as not applicable", () => {
+    const t = transcript([answered("describe", "describe", { status: "ok", operations: [{ name: "check", events: ["tool.before"], effects: ["observe"] }] }), validate(), exchange("invoke", "error")]);
+    expect([...reasons(t)].filter((r) => r?.startsWith("not-applicable"))).toEqual([]);
+    expect(reasons(t)).toContain("skip: no invocation was answered ok, so the kit saw no effects to judge: give a configuration under which the Provider answers invocations ok (see provider/invoke/answers-ok and provider/transport/valid-request-exits-zero)");
+  });
+});

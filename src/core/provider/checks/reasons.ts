@@ -1,4 +1,4 @@
-import { invocableOperations } from "../plan.js";
+import { invocableOperations, planInvocations, probeTools } from "../plan.js";
 import { readResponse, responseObject } from "../response.js";
 import type { ProviderExchange, ProviderTranscript } from "../types.js";
 
@@ -49,7 +49,7 @@ export function invocationBlocker(t: ProviderTranscript): string | undefined {
   const notDescribed = describeBlocker(t);
   if (notDescribed !== undefined) return notDescribed;
   const describe = t.exchanges.find((e) => e.purpose === "describe");
-  if (describe !== undefined && invocableOperations(readResponse(describe.stdout).object).length === 0) {
+  if (describe !== undefined && planInvocations(invocableOperations(readResponse(describe.stdout).object), probeTools(t.context.config)).invocations.length === 0) {
     return "describe declares no operation pairing tool.before or tool.after with an effect the v1alpha1 profile admits, so nothing could be invoked: declare one (see provider/describe/admissible-operation)";
   }
   if (invocations.length === 0) return "no invocation was sent: select a provider/invoke clause (the requests are only sent when a selected clause needs them)";
