@@ -1,5 +1,6 @@
 import { digestDialect, type DigestDialectId } from "../../json/index.js";
 import type { Check } from "../../report/judge.js";
+import { dialectSensitive } from "../digest.js";
 import { responseObject } from "../response.js";
 import { DIALECT_FLOATS } from "../requests.js";
 import type { ProviderExchange, ProviderTranscript } from "../types.js";
@@ -27,7 +28,8 @@ export const dialectChecks: Check<ProviderTranscript>[] = [
           `the Provider refused the invocation with exponent floats (${DIALECT_FLOATS.join(", ")} in tool.input) in every digest dialect (${how}) while it accepted the same invocation without them, so its dialect cannot be told apart from a refusal of such numbers`,
         );
       }
-      const acceptedDialects = [...new Set(t.exchanges.filter((e) => (e.purpose === "dialect" || e.digestDialect !== undefined) && accepted(e)).map((e) => e.digestDialect))];
+      // The dialects an accepted request the dialects disagree about was bound in.
+      const acceptedDialects = [...new Set(t.exchanges.filter((e) => e.digestDialect !== undefined && accepted(e) && (e.purpose === "dialect" || dialectSensitive(e.request))).map((e) => e.digestDialect))];
       const items = t.exchanges.filter((e) => e.purpose === "dialect" || e.dialectRefused === true);
       return judgeEach(
         items,

@@ -42,7 +42,7 @@ export function describeBlocker(t: ProviderTranscript): string | undefined {
 
 /** Why no invocation was answered ok, when the cause lies before the invocations; undefined when one was. */
 export function invocationBlocker(t: ProviderTranscript): string | undefined {
-  const invocations = t.exchanges.filter((e) => e.purpose === "invoke" || e.purpose === "control" || e.purpose === "dialect");
+  const invocations = t.exchanges.filter((e) => e.method === "invoke" && (e.purpose === "invoke" || e.purpose === "control" || e.purpose === "dialect"));
   if (invocations.some(accepted)) return undefined;
   const config = configBlocker(t);
   if (config !== undefined) return config;
@@ -55,6 +55,5 @@ export function invocationBlocker(t: ProviderTranscript): string | undefined {
   if (invocations.length === 0) return "no invocation was sent: select a provider/invoke clause (the requests are only sent when a selected clause needs them)";
   return "no invocation was answered ok, so the kit saw no effects to judge: give a configuration under which the Provider answers invocations ok (see provider/invoke/answers-ok and provider/transport/valid-request-exits-zero)";
 }
-
 
 export const NO_INVALID_CONFIGS = "no --invalid-config-file was given: add a file of configurations the Provider must reject (a JSON array of objects)";
