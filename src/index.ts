@@ -6,7 +6,8 @@ export { runProviderSuite, type RunProviderSuiteOptions, type ProviderSuiteRun }
 export { recordProviderSession, type ProviderSuiteOptions } from "./runner/provider/driver.js";
 export { judgeProviderTranscript } from "./core/provider/judge.js";
 export { checkProviderResponse, type ResponseCheckInput } from "./core/provider/check-response.js";
-export { computeInputDigest, configRevision } from "./core/provider/digest.js";
+export { computeInputDigest, inputDigests, configRevision } from "./core/provider/digest.js";
+export { DIGEST_DIALECTS, DEFAULT_DIGEST_DIALECT, type DigestDialect, type DigestDialectId } from "./core/json/index.js";
 export { parseJson, canonicalJson, wireJson, type JsonValue, type JsonIssue, type ParseResult } from "./core/json/index.js";
 export { loadCatalogue } from "./core/clauses/catalogue.js";
 export { compilePattern, makeSelector, type Selection } from "./core/clauses/patterns.js";

@@ -4,7 +4,7 @@
 // policy sees it: too big, not UTF-8, a byte order mark, not strict JSON,
 // a bad envelope, an effect the profile does not admit, a wrong digest.
 
-import { canonicalJson, requestDigest } from "./digest.mjs";
+import { canonicalJson, digestMatches } from "./digest.mjs";
 import { RequestError, validateRequest } from "./request.mjs";
 import { JsonSyntaxError, parseStrictJson } from "./strict-json.mjs";
 
@@ -44,7 +44,8 @@ export function decodeRequest(bytes) {
     if (Buffer.byteLength(canonicalJson(request), "utf8") > MAX_MESSAGE_BYTES) {
       throw new RequestError("re-encoded request exceeds 1 MiB");
     }
-    if (requestDigest(request) !== request.input_digest) {
+    // Either serde_json float format (see digest.mjs) is a match.
+    if (!digestMatches(request)) {
       throw new RequestError("input_digest does not match the request");
     }
   }

@@ -14,7 +14,11 @@
 //     "/" and non-ASCII included, is written raw and hashed as UTF-8;
 //   * integer tokens (no ".", "e", "E") are written as sent, except "-0",
 //     which serde_json reads as the float -0.0;
-//   * every other number is an f64 printed like Rust's `ryu` crate (see formatF64).
+//   * every other number is an f64 printed the way serde_json prints it (see
+//     formatF64). That way changed once: serde_json up to 1.0.146 used the `ryu`
+//     crate (1e21), 1.0.147 and later use `zmij` (1e+21). Hosts of both kinds
+//     exist, so a request can carry either digest: DIALECTS lists both, and
+//     decode.mjs accepts a digest that matches any of them.
 //
 // Caveat: we read decimals as the correctly rounded f64 (JavaScript's Number).
 // serde_json's default float parser is only "best effort" and can land one
@@ -33,29 +37,37 @@ const SHORT_ESCAPES = {
   '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
 };
 
+/** The serde_json float formats ("dialects") a host may have hashed with. */
+export const DIALECTS = ["ryu", "zmij"];
+
 /** Compact serde_json-style serialization of a tree from parseStrictJson. */
-export function canonicalJson(value) {
+export function canonicalJson(value, dialect = "ryu") {
   if (value === null) return "null";
   if (value === true) return "true";
   if (value === false) return "false";
   if (typeof value === "string") return quote(value);
-  if (value instanceof JsonNumber) return numberText(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value instanceof JsonNumber) return numberText(value, dialect);
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, dialect)).join(",")}]`;
   if (typeof value === "object") {
     const keys = Object.keys(value).sort(compareCodePoints);
-    return `{${keys.map((key) => `${quote(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+    return `{${keys.map((key) => `${quote(key)}:${canonicalJson(value[key], dialect)}`).join(",")}}`;
   }
   throw new TypeError(`not a parsed JSON value: ${typeof value}`);
 }
 
 /** "sha256:<hex>" over the canonical form of `request` minus its input_digest. */
-export function requestDigest(request) {
+export function requestDigest(request, dialect = "ryu") {
   const unsigned = Object.create(null);
   for (const key of Object.keys(request)) {
     if (key !== "input_digest") unsigned[key] = request[key];
   }
-  const hex = createHash("sha256").update(canonicalJson(unsigned), "utf8").digest("hex");
+  const hex = createHash("sha256").update(canonicalJson(unsigned, dialect), "utf8").digest("hex");
   return `sha256:${hex}`;
+}
+
+/** Whether `request.input_digest` is the digest of the request in one of the DIALECTS. */
+export function digestMatches(request) {
+  return DIALECTS.some((dialect) => requestDigest(request, dialect) === request.input_digest);
 }
 
 // Code point order (the same as UTF-8 byte order, which Rust's String uses).
@@ -83,13 +95,13 @@ function quote(text) {
   return `"${escaped}"`;
 }
 
-function numberText(number) {
+function numberText(number, dialect) {
   if (number.isInteger && number.text !== "-0") return number.text;
-  return formatF64(number.value);
+  return formatF64(number.value, dialect);
 }
 
 /**
- * Formats a finite f64 like Rust's ryu (as used by serde_json).
+ * Formats a finite f64 like serde_json: `ryu` up to 1.0.146, `zmij` after.
  * Start from the shortest digits that round-trip, d1d2...dn, and the decimal
  * exponent X of d1 (JavaScript's toExponential() gives "d1.d2...dne±X").
  * With kk = X + 1 (the position of the decimal point after d1):
@@ -98,9 +110,10 @@ function numberText(number) {
  *   -5 < kk <= 0    "0.", -kk zeros, digits              0.0001
  *   n == 1          digit "e" (kk - 1)                   1e16, 1e-7
  *   otherwise       d1 "." rest "e" (kk - 1)             1.5e-7
+ * The zmij dialect writes a "+" before a positive exponent: 1e+16, 1.5e+300.
  * Zero prints as "0.0" or "-0.0"; negative numbers get a leading "-".
  */
-export function formatF64(x) {
+export function formatF64(x, dialect = "ryu") {
   if (!Number.isFinite(x)) throw new RangeError("JSON numbers are finite");
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
@@ -111,6 +124,7 @@ export function formatF64(x) {
   if (n <= kk && kk <= 16) return `${sign}${digits}${"0".repeat(kk - n)}.0`;
   if (0 < kk && kk <= 16) return `${sign}${digits.slice(0, kk)}.${digits.slice(kk)}`;
   if (-5 < kk && kk <= 0) return `${sign}0.${"0".repeat(-kk)}${digits}`;
-  if (n === 1) return `${sign}${digits}e${kk - 1}`;
-  return `${sign}${digits[0]}.${digits.slice(1)}e${kk - 1}`;
+  const power = `e${kk > 0 && dialect === "zmij" ? "+" : ""}${kk - 1}`;
+  if (n === 1) return `${sign}${digits}${power}`;
+  return `${sign}${digits[0]}.${digits.slice(1)}${power}`;
 }

@@ -1,5 +1,6 @@
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { KitError } from "../core/errors.js";
+import { isDigestDialect } from "../core/json/index.js";
 import { buildReport } from "../core/report/build.js";
 import type { Protocol, RunReport } from "../core/report/types.js";
 import { fuzzAgentCli, FUZZ_AGENT_CLAUSES } from "../fuzz/agent-cli/index.js";
@@ -37,7 +38,7 @@ function writeReplays(failures: FuzzFailure[], candidate: ReplayCandidate, outDi
 }
 
 /** Generates, runs and shrinks fuzz cases against the candidate; replay files land in outDir/replays. */
-export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, budget: FuzzBudget, outDir: string): Promise<FuzzOutcome & { skipped?: string }> {
+export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, budget: FuzzBudget, outDir: string, dialect?: string): Promise<FuzzOutcome & { skipped?: string }> {
   if (protocol === "provider") {
     const argv = [resolveCandidate(args.candidate ?? ""), ...args.rest];
     const { config } = readProviderConfigs(args);
@@ -46,7 +47,8 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const timeoutMs = args.timeout ?? budgetMs + 1000;
     const ctx = await prepareProviderFuzz(argv, value, budgetMs, timeoutMs);
     if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], skipped: ctx.reason };
-    const result = await fuzzProvider(ctx, { argv, config: value.value, timeoutMs }, budget);
+    // Bound in the dialect the fixed suite found the Provider verifies (fuzz cases are resent in another one on refusal anyway).
+    const result = await fuzzProvider(ctx, { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) }, budget);
     writeReplays(result.failures, { argv, config: value.value, configDocument: value.document, timeoutMs }, outDir);
     return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures };
   }

@@ -93,7 +93,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
     // Fuzz findings join the fixed scenarios' under their clauses.
     const budget = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
-    const outcome = await fuzzPhase(args.protocol, args, budget, outDir);
+    const outcome = await fuzzPhase(args.protocol, args, budget, outDir, report.digestDialect?.bound);
     const secrets = args.protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
     report = mergeFuzz(report, outcome, secrets);
     if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };

@@ -64,7 +64,9 @@ const PROTOCOLS: readonly { protocol: Protocol; title: string; about: string }[]
     about:
       "The kit plays the host: one process per request, the request on stdin, one JSON object expected on stdout. " +
       "A run sends, in order, `describe`, `validate_config` (the given configuration, the given invalid ones and the kit's own probes), " +
-      "the `invoke` matrix (every described operation × tool event × admissible effect set × probe tool) and the hostile probes. " +
+      "the `invoke` matrix (every described operation × tool event × admissible effect set × probe tool), the digest dialect probe " +
+      "(the first accepted invocation with exponent floats, bound as each serde_json version binds it) and the hostile probes, each after a control " +
+      "that differs from it in exactly one property. " +
       "With `--fuzz-runs`, fuzzed requests are judged by the same checks.",
   },
   {
@@ -83,8 +85,10 @@ const AREA_TESTS: Readonly<Record<string, string>> = {
   "provider/describe": "the `describe` call that starts every run",
   "provider/validate-config":
     "the `validate_config` probes: the configuration given with `--config-json`/`--config-file`, the invalid ones from `--invalid-config-file`, and the kit's own (an unknown setting, each setting with a wrong type)",
-  "provider/invoke": "the invocation matrix: `invoke` for every described operation, tool event, admissible effect set and probe tool",
-  "provider/robustness": "the hostile probes: requests the upstream library never sends, one kind per clause",
+  "provider/invoke":
+    "the invocation matrix: `invoke` for every described operation, tool event, admissible effect set and probe tool; the digest dialect probe (one invocation with exponent floats, bound in each dialect)",
+  "provider/robustness":
+    "the hostile probes: requests the upstream library never sends, one kind per clause, each judged only when its control (the same request without the defect, or at the limit it crosses) was answered ok",
   "agent-cli/launch": "the launch configuration, before any process starts (from the command line, or the `AWP_AGENT_CLI_*` variables with `--from-env`)",
 };
 

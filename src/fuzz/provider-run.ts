@@ -2,18 +2,21 @@ import fc from "fast-check";
 import { providerChecks } from "../core/provider/checks/index.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { judgeClauses } from "../core/report/judge.js";
-import { responseObject } from "../core/provider/response.js";
+import { gotFurther, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
 import { callProvider } from "../runner/provider/call.js";
 import { providerCaseArb } from "./provider/index.js";
 import type { FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
 import { serializeCase } from "./replay.js";
+import { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, type DigestDialectId } from "../core/json/index.js";
+import { dialectSensitive } from "../core/provider/digest.js";
+import { inDialect } from "./provider/dialect.js";
 
-/** Clauses one fuzzed request can break (aggregate and method-level clauses need the fixed suite). */
+/** Clauses one fuzzed request can break (aggregate and method-level clauses, and the dialect probe, need the fixed suite). */
 export const FUZZ_PROVIDER_CLAUSES: readonly string[] = loadCatalogue("provider")
   .map((c) => c.id)
-  .filter((id) => /^provider\/(transport|envelope|robustness)\//.test(id) || (id.startsWith("provider/invoke/") && id !== "provider/invoke/answers-ok"));
+  .filter((id) => /^provider\/(transport|envelope|robustness)\//.test(id) || (id.startsWith("provider/invoke/") && id !== "provider/invoke/answers-ok" && id !== "provider/invoke/digest-dialects"));
 
 export interface ProviderTarget {
   argv: string[];
@@ -21,6 +24,8 @@ export interface ProviderTarget {
   /** Deadline of every call (default budget + 1000). */
   timeoutMs: number;
   env?: Record<string, string>;
+  /** The digest dialect the Provider verifies, when the fixed suite found it (default: the kit's). */
+  dialect?: DigestDialectId;
 }
 
 /** The findings one case produces: its base first (the control of a hostile case), then the case. */
@@ -47,9 +52,31 @@ export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarg
     exchanges.push(exchange);
     return exchange;
   };
-  const control = c.base ? await send(c.base) : undefined;
-  // A hostile case only means something when its well-formed base was answered ok.
-  if (control === undefined || responseObject(control)?.status === "ok") await send(c, control?.seq);
+  const ok = (e: ProviderExchange): boolean => responseObject(e)?.status === "ok";
+  /**
+   * Sends a well-formed invocation; refused, and bound differently by the dialects, it goes again
+   * in each other dialect. Returns the answer that counts and the dialect it was bound in.
+   */
+  const sendValid = async (item: ProviderCase, dialect: DigestDialectId): Promise<[ProviderExchange, DigestDialectId]> => {
+    const first = await send(inDialect(item, dialect));
+    if (ok(first) || item.method !== "invoke" || !dialectSensitive(first.request)) return [first, dialect];
+    for (const other of DIGEST_DIALECTS.filter((d) => d.id !== dialect)) {
+      const retry = await send(inDialect(item, other.id));
+      if (gotFurther(retry, first)) {
+        first.dialectRefused = true;
+        return [retry, other.id];
+      }
+    }
+    return [first, dialect];
+  };
+  const dialect = target.dialect ?? DEFAULT_DIGEST_DIALECT;
+  if (c.base === undefined) {
+    await (c.kind === "valid" ? sendValid(c, dialect) : send(inDialect(c, dialect)));
+  } else {
+    const [control, used] = await sendValid(c.base, dialect);
+    // A hostile case only means something when its well-formed base was answered ok.
+    if (ok(control)) await send(inDialect(c, used), control.seq);
+  }
   const transcript: ProviderTranscript = { argv: target.argv, context: { config: target.config, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [] }, exchanges };
   const wanted = new Set(FUZZ_PROVIDER_CLAUSES);
   return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => wanted.has(id)).results.flatMap((r) => r.findings);

@@ -47,11 +47,18 @@ function renderFinding(finding: Finding, style: Style): string[] {
   return lines;
 }
 
+/** "digest dialect: accepts ryu and zmij; invocations bound in ryu". */
+function dialectLine(d: NonNullable<RunReport["digestDialect"]>): string {
+  const accepted = d.accepted.length === 0 ? "accepts none of the dialects with exponent floats" : `accepts ${d.accepted.map(printable).join(" and ")}${d.accepted.length === 1 ? " only" : ""}`;
+  return `digest dialect: ${accepted}; invocations bound in ${printable(d.bound)}`;
+}
+
 /** One line per clause, the evidence under each failure, and a closing count line. */
 export function renderConsole(report: RunReport, options: ReporterOptions): string {
   const style = makeStyle(options.color);
   const max = options.maxFindings ?? 3;
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
+  if (report.digestDialect !== undefined) lines.push(style.dim(dialectLine(report.digestDialect)));
   lines.push(...incompleteBlock(report, style));
   const shownAbove = report.summary.verdict === "incomplete" ? report.summary.incomplete.map((g) => g.reason) : [];
   const firstWith = new Map<string, string>();

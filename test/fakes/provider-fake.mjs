@@ -6,6 +6,7 @@
 // examples/reference-provider, so a fault shows up alone.
 
 import { decodeRequest, MAX_MESSAGE_BYTES, readStdin } from "../../examples/reference-provider/decode.mjs";
+import { requestDigest } from "../../examples/reference-provider/digest.mjs";
 import { respond } from "../../examples/reference-provider/policy.mjs";
 import { RequestError } from "../../examples/reference-provider/request.mjs";
 import { JsonSyntaxError } from "../../examples/reference-provider/strict-json.mjs";
@@ -33,7 +34,12 @@ const LENIENT = {
 
 function decode(bytes) {
   try {
-    return decodeRequest(bytes);
+    const request = decodeRequest(bytes);
+    // A Provider built on serde_json 1.0.147+ only: it verifies the digest in the zmij dialect alone.
+    if (fault === "zmij-only" && request.method === "invoke" && requestDigest(request, "zmij") !== request.input_digest) {
+      throw new RequestError("invocation binding mismatch (zmij dialect only)");
+    }
+    return request;
   } catch (error) {
     if (!(error instanceof RequestError || error instanceof JsonSyntaxError)) throw error;
     const lenient = LENIENT[fault];

@@ -13,7 +13,7 @@ describe("awp-conformance list and digest", () => {
     const result = await runCli(["list", "--protocol", "provider"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines.length).toBe(58);
+    expect(lines.length).toBe(59);
     expect(lines[0]).toMatch(/^MUST {3}provider\/transport\/single-json-object {2}\S/);
   });
 
@@ -24,6 +24,13 @@ describe("awp-conformance list and digest", () => {
     const result = await runCli(["digest", file]);
     expect(result).toMatchObject({ code: 0, stdout: `${vector?.digest}\n` });
     expect(await runCli(["digest", "-"], { input: vector?.request ?? "" })).toMatchObject({ code: 0, stdout: `${vector?.digest}\n` });
+  });
+
+  it("prints the digest in every dialect with --dialect all, as serde_json 1.0.87 and 1.0.154 compute it", async () => {
+    const vector = (JSON.parse(readFileSync(join(ROOT, "test/fixtures/provider/dialect-vectors.json"), "utf8")) as { requests: { request: string; ryu: { digest: string }; zmij: { digest: string } }[] }).requests[0];
+    const result = await runCli(["digest", "-", "--dialect", "all"], { input: vector?.request ?? "" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${vector?.ryu.digest} ryu (serde_json 1.0.26 to 1.0.146)\n${vector?.zmij.digest} zmij (serde_json 1.0.147 and later)\n`);
   });
 
   it("refuses an ambiguous request with a usage error", async () => {
@@ -71,11 +78,13 @@ describe("awp-conformance run", () => {
     const out = temp();
     const result = await runCli(["run", "--protocol", "provider", "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^58 clauses: 58 passed, 0 failed — conformant$/m);
+    expect(result.stdout).toMatch(/^59 clauses: 59 passed, 0 failed — conformant$/m);
+    expect(result.stdout).toMatch(/^digest dialect: accepts ryu and zmij; invocations bound in ryu$/m);
     const report = readReport(join(out, "reference-provider"));
     const validate = kitSchema("report.schema.json");
     expect(validate(report)).toBe(true);
-    expect(report.summary).toMatchObject({ total: 58, passed: 58, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
+    expect(report.summary).toMatchObject({ total: 59, passed: 59, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
+    expect(report.digestDialect).toEqual({ bound: "ryu", accepted: ["ryu", "zmij"] });
     expect(report.candidate.argv).toEqual([REFERENCE]);
   });
 

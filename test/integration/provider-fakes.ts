@@ -11,6 +11,7 @@ const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
  * requests cannot touch the hostile probes (rejected before any such fault applies), and
  * robustness faults only touch requests the reference rejects. So, to stay fast, the first
  * kind runs with provider/robustness skipped and the second with provider/robustness only.
+ * The digest dialect probe (two calls) only runs for the fault that breaks it.
  */
 export function faultTests(cases: readonly FaultCase[], withRobustness: boolean): void {
   const temp = useTempDirs();
@@ -23,6 +24,7 @@ export function faultTests(cases: readonly FaultCase[], withRobustness: boolean)
         "--invalid-config-file", join(ROOT, "test/fakes/provider-invalid-configs.json"),
         "--out", out, "--reporter", "json",
         ...(withRobustness ? ["--clause", "provider/robustness"] : ["--skip", "provider/robustness"]),
+        ...(withRobustness || c.fails.includes("provider/invoke/digest-dialects") ? [] : ["--skip", "provider/invoke/digest-dialects"]),
         ...(c.options ?? []),
         FAKE, "--", "--fault", c.fault,
       ]);

@@ -50,6 +50,7 @@ export const METHODS: FaultCase[] = [
   { fault: "loose-redact-terms", fails: [v("rejects-wrong-typed-setting")] },
   { fault: "invoke-error", fails: [i("answers-ok")] },
   { fault: "wrong-digest", fails: [i("echoes-input-digest")] },
+  { fault: "zmij-only", fails: [i("digest-dialects")] },
   { fault: "too-many-effects", fails: [i("effect-count")] },
   { fault: "effect-extra-field", fails: [i("effect-shape")] },
   { fault: "observe-not-admitted", fails: [i("effect-admitted")] },

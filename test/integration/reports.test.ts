@@ -62,7 +62,12 @@ describe("reporters from the command line", () => {
 });
 
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
-const MUST_SKIPPED = ["provider/transport/within-budget", "provider/validate-config/accepts-valid-config", "provider/validate-config/ok-shape", "provider/validate-config/rejects-invalid-config"];
+const MUST_SKIPPED = [
+  "provider/transport/within-budget", "provider/validate-config/accepts-valid-config", "provider/validate-config/ok-shape", "provider/validate-config/rejects-invalid-config",
+  "provider/invoke/echoes-input-digest", "provider/invoke/effect-count", "provider/invoke/effect-shape", "provider/invoke/effect-admitted", "provider/invoke/reason-code-form",
+  "provider/invoke/block-before-tool", "provider/invoke/replace-result-after-tool", "provider/invoke/replace-result-once", "provider/invoke/replace-result-text",
+  "provider/invoke/replace-result-needs-projection", "provider/invoke/block-text", "provider/invoke/text-only-on-block-or-replace",
+];
 
 describe("an incomplete run from the command line", () => {
   let dir = "";
@@ -70,8 +75,9 @@ describe("an incomplete run from the command line", () => {
   let deselected = "";
   let deselectedCode = -1;
 
-  // The reference provider with the default configuration {}, which it rejects: four MUST clauses
-  // cannot be judged. The same run with those four deselected by the user is complete.
+  // The reference provider with the default configuration {}, which it rejects: sixteen MUST clauses
+  // (no invocation can be sent, no invalid configuration was given) cannot be judged. The same run
+  // with those deselected by the user is complete.
   beforeAll(async () => {
     dir = temp();
     deselected = temp();
@@ -94,20 +100,21 @@ describe("an incomplete run from the command line", () => {
 
   it("says so at the top of the console, in its summary line and at its end", () => {
     const lines = run.stdout.trimEnd().split("\n");
-    expect(lines[1]).toBe("INCOMPLETE — 4 MUST clauses could not be judged; the run cannot be conformant until they are:");
-    expect(run.stdout).toMatch(/^58 clauses: 27 passed, 0 failed, 19 skipped, 12 not applicable — incomplete \(4 MUST clauses could not be judged\)$/m);
+    expect(lines[1]).toBe("INCOMPLETE — 16 MUST clauses could not be judged; the run cannot be conformant until they are:");
+    expect(run.stdout).toMatch(/^59 clauses: 27 passed, 0 failed, 32 skipped — incomplete \(16 MUST clauses could not be judged\)$/m);
     const end = lines.slice(lines.indexOf("To make the run complete:"));
-    expect(end).toHaveLength(5);
-    expect(end.join("\n")).toContain("(--invalid-config-file) (1 clause)");
+    expect(end).toHaveLength(3);
+    expect(end.join("\n")).toContain("give a configuration the Provider accepts with --config-json or --config-file (15 clauses)");
+    expect(end.join("\n")).toContain("no --invalid-config-file was given: add a file of configurations the Provider must reject (a JSON array of objects) (1 clause)");
   });
 
   it("says so in every file format", () => {
     const read = (file: string): string => readFileSync(join(dir, file), "utf8");
     expect(read("report.xml")).toContain('<property name="verdict" value="incomplete"/>');
     expect(read("report.xml")).toMatch(/<testsuites [^>]*failures="1"/);
-    expect(read("report.xml")).toContain('<failure message="run is incomplete: 4 MUST clauses could not be judged" type="incomplete">');
-    expect(read("report.tap")).toMatch(/^not ok 59 - run incomplete$/m);
-    expect(read("report.tap")).toMatch(/^# INCOMPLETE — 4 MUST clauses could not be judged:$/m);
+    expect(read("report.xml")).toContain('<failure message="run is incomplete: 16 MUST clauses could not be judged" type="incomplete">');
+    expect(read("report.tap")).toMatch(/^not ok 60 - run incomplete$/m);
+    expect(read("report.tap")).toMatch(/^# INCOMPLETE — 16 MUST clauses could not be judged:$/m);
     expect(read("report.md").split("\n")[0]).toBe("## ⏸️ Incomplete (not a pass): provider");
     expect(read("report.html")).toContain('data-verdict="incomplete">Incomplete<small>');
     expect(read("report.html")).toContain('<section class="box incomplete" id="incomplete">');
@@ -122,10 +129,10 @@ describe("an incomplete run from the command line", () => {
       runCli(["report", join(dir, "report.json"), "--level", "should", "--format", "json", "--out", should]),
     ]);
     expect(again.code).toBe(4);
-    expect(again.stdout).toContain("INCOMPLETE — 4 MUST clauses could not be judged");
+    expect(again.stdout).toContain("INCOMPLETE — 16 MUST clauses could not be judged");
     expect(judged.code).toBe(4);
     const ids = readReport(should).summary.incomplete.flatMap((g) => g.clauses);
-    expect(ids).toHaveLength(18);
+    expect(ids).toHaveLength(31);
     expect(ids).toEqual(expect.arrayContaining([...MUST_SKIPPED, "provider/robustness/rejects-duplicate-keys"]));
     expect(ids).not.toContain("provider/robustness/rejects-mismatched-digest");
   });
@@ -133,11 +140,11 @@ describe("an incomplete run from the command line", () => {
   it("is complete when the user deselects the clauses it cannot judge; --level should then makes it incomplete", async () => {
     expect(deselectedCode).toBe(0);
     const report = readReport(deselected);
-    expect(report.summary).toMatchObject({ verdict: "conformant", deselected: 4, incomplete: [] });
+    expect(report.summary).toMatchObject({ verdict: "conformant", deselected: 16, incomplete: [] });
     expect(report.summary.byLevel.SHOULD.skipped).toBeGreaterThan(0);
     const [should, all] = await Promise.all(["should", "all"].map((level) => runCli(["report", join(deselected, "report.json"), "--level", level])));
     expect(should?.code).toBe(4);
-    expect(should?.stdout).toMatch(/— incomplete \(14 SHOULD clauses could not be judged\)$/m);
-    expect(all?.stdout).toMatch(/— incomplete \(14 SHOULD and 1 MAY clauses could not be judged\)$/m);
+    expect(should?.stdout).toMatch(/— incomplete \(15 SHOULD clauses could not be judged\)$/m);
+    expect(all?.stdout).toMatch(/— incomplete \(15 SHOULD and 1 MAY clauses could not be judged\)$/m);
   });
 });

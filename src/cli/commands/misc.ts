@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { loadCatalogue } from "../../core/clauses/catalogue.js";
-import { computeInputDigest } from "../../core/provider/digest.js";
+import { DEFAULT_DIGEST_DIALECT, dialectName, DIGEST_DIALECTS, isDigestDialect } from "../../core/json/index.js";
+import { computeInputDigest, inputDigests } from "../../core/provider/digest.js";
 import type { Protocol } from "../../core/report/types.js";
 import { readAll, readFileOrFail } from "../args.js";
 
@@ -19,15 +20,26 @@ export function listCommand(y: Argv): Argv {
 }
 
 export function digestCommand(y: Argv): Argv {
+  const ids = DIGEST_DIALECTS.map((d) => d.id);
   return y.command(
     "digest <request>",
     "print the input_digest of an invoke request file (- for stdin)",
-    (c) => c.positional("request", { type: "string", demandOption: true }),
+    (c) =>
+      c.positional("request", { type: "string", demandOption: true }).option("dialect", {
+        type: "string",
+        choices: [...ids, "all"],
+        default: DEFAULT_DIGEST_DIALECT,
+        describe: `serde_json float format to hash with: ${DIGEST_DIALECTS.map((d) => `${d.id} = ${d.versions}`).join("; ")}; all prints one line per dialect`,
+      }),
     async (a) => {
       // yargs hands a lone "-" over as an empty string.
       const fromStdin = a.request === "-" || a.request === "";
-      const bytes = fromStdin ? await readAll(process.stdin) : readFileOrFail(a.request);
-      process.stdout.write(`${computeInputDigest(new Uint8Array(bytes))}\n`);
+      const bytes = new Uint8Array(fromStdin ? await readAll(process.stdin) : readFileOrFail(a.request));
+      if (a.dialect === "all") {
+        for (const { dialect, digest } of inputDigests(bytes)) process.stdout.write(`${digest} ${dialectName(dialect)}\n`);
+      } else {
+        process.stdout.write(`${computeInputDigest(bytes, isDigestDialect(a.dialect) ? a.dialect : DEFAULT_DIGEST_DIALECT)}\n`);
+      }
     },
   );
 }

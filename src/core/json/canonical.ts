@@ -1,5 +1,6 @@
+import { DEFAULT_DIGEST_DIALECT, type DigestDialectId } from "./dialects.js";
 import { serialize, type SerializeStyle } from "./serialize.js";
-import type { JsonValue } from "./types.js";
+import type { JsonObject, JsonValue } from "./types.js";
 
 /** Maps a UTF-16 code unit so that code unit order becomes code point order. */
 function rank(u: number): number {
@@ -34,8 +35,12 @@ function canonicalString(s: string): string {
   return '"' + s.replace(ESCAPE, escapeChar) + '"';
 }
 
-/** Formats a finite number as serde_json (ryu) writes an f64. */
-export function formatF64(x: number): string {
+/**
+ * Formats a finite number as serde_json writes an f64: shortest round-trip digits, fixed
+ * notation for decimal exponents -5..=15, else d.ddde<exp>; the zmij dialect writes a plus
+ * sign before a positive exponent (see dialects.ts).
+ */
+export function formatF64(x: number, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
   if (!Number.isFinite(x)) throw new Error(`canonicalJson: non-finite number ${x}`);
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const neg = x < 0;
@@ -48,22 +53,25 @@ export function formatF64(x: number): string {
   if (n <= kk && kk <= 16) s = digits + "0".repeat(kk - n) + ".0";
   else if (0 < kk && kk <= 16) s = digits.slice(0, kk) + "." + digits.slice(kk);
   else if (-5 < kk && kk <= 0) s = "0." + "0".repeat(-kk) + digits;
-  else if (n === 1) s = digits + "e" + String(kk - 1);
-  else s = digits[0]! + "." + digits.slice(1) + "e" + String(kk - 1);
+  else {
+    const exponent = (kk > 0 && dialect === "zmij" ? "e+" : "e") + String(kk - 1);
+    s = (n === 1 ? digits : digits[0]! + "." + digits.slice(1)) + exponent;
+  }
   return neg ? "-" + s : s;
 }
 
-const canonicalStyle: SerializeStyle = {
-  keys: (obj) => Object.keys(obj).sort(compareCodePoints),
-  string: canonicalString,
-  number: formatF64,
+const sortedKeys = (obj: JsonObject): string[] => Object.keys(obj).sort(compareCodePoints);
+
+const canonicalStyles: Record<DigestDialectId, SerializeStyle> = {
+  ryu: { keys: sortedKeys, string: canonicalString, number: (x) => formatF64(x, "ryu") },
+  zmij: { keys: sortedKeys, string: canonicalString, number: (x) => formatF64(x, "zmij") },
 };
 
 /**
  * Exactly what Rust serde_json::to_vec writes for a serde_json::Value with BTreeMap objects:
- * compact, keys sorted by code point, numbers as f64 (bigint as integers).
- * Throws on lone surrogates, non-finite numbers and cycles (kit bugs).
+ * compact, keys sorted by code point, numbers as f64 (bigint as integers), floats in the
+ * given dialect. Throws on lone surrogates, non-finite numbers and cycles (kit bugs).
  */
-export function canonicalJson(value: JsonValue): string {
-  return serialize(value, canonicalStyle);
+export function canonicalJson(value: JsonValue, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
+  return serialize(value, canonicalStyles[dialect]);
 }

@@ -1,3 +1,4 @@
+import { serdeReadFloat } from "./serde-float.js";
 import type { Parser } from "./state.js";
 
 /** Largest u64 and the magnitude of the smallest i64, as decimal digits. */
@@ -78,6 +79,11 @@ export function readNumber(p: Parser, start: number): number | bigint {
 
   const nd = intDigits + fracDigits;
   if (!isInteger) {
+    if (p.serdeFloats) {
+      const read = serdeReadFloat(asciiText(bytes, start, i));
+      if (read === undefined) p.reportHere("non-finite-number", start, "number is out of range for a 64-bit float");
+      return read ?? (neg ? -Infinity : Infinity);
+    }
     const e10 = exp - fracDigits;
     if (nd <= 15 && e10 >= -22 && e10 <= 22) {
       // Both operands exact, so one correctly rounded operation gives the correctly rounded value.
@@ -98,6 +104,12 @@ export function readNumber(p: Parser, start: number): number | bigint {
   if (intDigits > limit.length || (intDigits === limit.length && magnitude > limit)) {
     const range = neg ? "below the signed 64-bit minimum" : "above the unsigned 64-bit maximum";
     p.reportHere("integer-range", start, `integer is ${range}`);
+    // serde_json reads an integer token past u64/i64 as a float (digits past the u64 as powers of ten).
+    if (p.serdeFloats) {
+      const read = serdeReadFloat(asciiText(bytes, start, i));
+      if (read === undefined) p.reportHere("non-finite-number", start, "number is out of range for a 64-bit float");
+      return read ?? (neg ? -Infinity : Infinity);
+    }
   }
   const text = neg ? "-" + magnitude : magnitude;
   return p.lossless ? BigInt(text) : Number(text);

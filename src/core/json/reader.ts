@@ -159,6 +159,7 @@ export function parseJson(input: Uint8Array | string, options: ParseOptions = {}
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxIssues: Math.max(1, options.maxIssues ?? DEFAULT_MAX_ISSUES),
     lossless: options.numbers === "lossless",
+    serdeFloats: options.floats === "serde_json",
   });
   const len = bytes.length;
   const reportInvalid = (offset: number): void => p.report("invalid-utf8", offset, "invalid UTF-8 byte sequence");

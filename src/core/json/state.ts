@@ -21,6 +21,8 @@ export interface ParserSettings {
   maxDepth: number;
   maxIssues: number;
   lossless: boolean;
+  /** Read non-integer tokens as serde_json does (best effort) instead of correctly rounded. */
+  serdeFloats: boolean;
 }
 
 /** Escapes one JSON Pointer reference token (RFC 6901). */
@@ -36,6 +38,7 @@ export class Parser {
   readonly maxDepth: number;
   readonly maxIssues: number;
   readonly lossless: boolean;
+  readonly serdeFloats: boolean;
   /** Cursor handed back by the token readers. */
   pos = 0;
   readonly issues: IssueDraft[] = [];
@@ -52,6 +55,7 @@ export class Parser {
     this.maxDepth = settings.maxDepth;
     this.maxIssues = settings.maxIssues;
     this.lossless = settings.lossless;
+    this.serdeFloats = settings.serdeFloats;
   }
 
   /** Whether a new non-fatal issue would still be recorded. */

@@ -40,6 +40,11 @@ export interface ParseOptions {
   maxDepth?: number;
   /** "lossless" returns integer tokens as bigint (except `-0`). Default "number". */
   numbers?: "number" | "lossless";
+  /**
+   * "exact" (default) reads decimal and exponent tokens as the correctly rounded f64;
+   * "serde_json" reads them as serde_json's default (best effort) reader does, see serde-float.ts.
+   */
+  floats?: "exact" | "serde_json";
   /** Stop collecting non-fatal issues after this many (minimum 1). Default 100. */
   maxIssues?: number;
 }

@@ -1,18 +1,17 @@
 import { createHash } from "node:crypto";
 import { KitError } from "../errors.js";
-import { canonicalJson, parseJson, wireJson, type JsonValue } from "../json/index.js";
+import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, parseJson, wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 /**
- * The input_digest binding exactly as upstream computes it: sha256 over serde_json's
- * compact, key-sorted serialization of the request without input_digest. The request
- * is read from its wire bytes in lossless mode, so the digest describes exactly what
- * a serde_json parser would see (integer tokens stay integers, decimals are f64).
+ * The request as a Provider built on the upstream library reads it from its wire bytes:
+ * integer tokens stay integers, other numbers are f64 as serde_json's reader makes them,
+ * and input_digest is left out.
  */
-export function computeInputDigest(request: JsonValue | Uint8Array | string): string {
+function unboundValue(request: JsonValue | Uint8Array | string): { [key: string]: JsonValue } {
   const wire = request instanceof Uint8Array || typeof request === "string" ? request : wireJson(request);
-  const parsed = parseJson(wire, { numbers: "lossless" });
+  const parsed = parseJson(wire, { numbers: "lossless", floats: "serde_json" });
   // Size, depth and integer range do not change what the bytes mean, so the kit can bind
   // requests it sends to test exactly those limits.
   const blocking = parsed.issues.filter((issue) => !["size", "depth", "integer-range"].includes(issue.kind));
@@ -29,7 +28,31 @@ export function computeInputDigest(request: JsonValue | Uint8Array | string): st
   for (const [key, item] of Object.entries(value)) {
     if (key !== "input_digest") Object.defineProperty(rest, key, { value: item, enumerable: true, writable: true, configurable: true });
   }
-  return `sha256:${createHash("sha256").update(canonicalJson(rest), "utf8").digest("hex")}`;
+  return rest;
+}
+
+function hash(canonical: string): string {
+  return `sha256:${createHash("sha256").update(canonical, "utf8").digest("hex")}`;
+}
+
+/**
+ * The input_digest binding exactly as upstream computes it: sha256 over serde_json's
+ * compact, key-sorted serialization of the request without input_digest, with floats
+ * written in the given dialect (the serde_json version's float formatter).
+ */
+export function computeInputDigest(request: JsonValue | Uint8Array | string, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
+  return hash(canonicalJson(unboundValue(request), dialect));
+}
+
+/** The digest of the request in every known dialect, in registry order. */
+export function inputDigests(request: JsonValue | Uint8Array | string): { dialect: DigestDialectId; digest: string }[] {
+  const value = unboundValue(request);
+  return DIGEST_DIALECTS.map((d) => ({ dialect: d.id, digest: hash(canonicalJson(value, d.id)) }));
+}
+
+/** Whether the dialects disagree about the request's digest (it carries a float they write differently). */
+export function dialectSensitive(request: JsonValue | Uint8Array | string): boolean {
+  return new Set(inputDigests(request).map((d) => d.digest)).size > 1;
 }
 
 /** config_revision: SHA-256 of the caller's exact configuration document, lowercase hex. */

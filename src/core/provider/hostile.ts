@@ -1,8 +1,13 @@
-import { wireJson, type JsonValue } from "../json/index.js";
+import { wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
 import { bind, describeRequest } from "./requests.js";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES, type HostileKind, type JsonObject } from "./types.js";
 
-/** A request the upstream library would refuse to send, derived from one that was answered ok. */
+/**
+ * A request the upstream library would refuse to send, paired with its control: a well-formed
+ * request that differs from it in exactly one property (one value in the parsed request, apart
+ * from request_id and input_digest, or one defect in the bytes). A refusal of the probe only
+ * means something when the control was accepted.
+ */
 export interface HostileRequest {
   kind: HostileKind;
   label: string;
@@ -11,8 +16,12 @@ export interface HostileRequest {
   bytes: Uint8Array;
   /** The request value when the bytes are one JSON object the kit built. */
   value?: JsonObject;
-  /** Which well-formed request it was derived from. */
-  control: "describe" | "validate" | "invoke" | "invoke-before";
+  control: {
+    /** What the control is, for reports: "tool.input nested 32 levels, within the limit". */
+    label: string;
+    /** The control under the probe's request_id (bound when it is an invocation). */
+    value: JsonObject;
+  };
 }
 
 export interface HostileBases {
@@ -23,100 +32,141 @@ export interface HostileBases {
 }
 
 const encoder = new TextEncoder();
+/** Containers around event.tool.input: the request (level 1), event and tool. */
+const INPUT_LEVEL = 3;
+
+type Rebind = (request: JsonObject) => JsonObject;
 
 function withId(request: JsonObject, id: string): JsonObject {
   return { ...request, request_id: id };
 }
 
-function fromValue(kind: HostileKind, label: string, control: HostileRequest["control"], value: JsonObject): HostileRequest {
-  return { kind, label, control, method: String(value.method), requestId: String(value.request_id), bytes: encoder.encode(wireJson(value)), value };
+function probe(kind: HostileKind, label: string, control: HostileRequest["control"], value: JsonObject, bytes?: Uint8Array): HostileRequest {
+  return {
+    kind,
+    label,
+    control,
+    method: String(value.method),
+    requestId: String(value.request_id),
+    bytes: bytes ?? encoder.encode(wireJson(value)),
+    ...(bytes === undefined ? { value } : {}),
+  };
 }
 
-function fromText(kind: HostileKind, label: string, control: HostileRequest["control"], base: JsonObject, text: string): HostileRequest {
-  return { kind, label, control, method: String(base.method), requestId: String(base.request_id), bytes: encoder.encode(text) };
+/** A probe whose bytes are the control's wire bytes with one defect. */
+function defect(kind: HostileKind, label: string, control: HostileRequest["control"], edit: (wire: Uint8Array) => Uint8Array): HostileRequest {
+  return probe(kind, label, control, control.value, edit(encoder.encode(wireJson(control.value))));
 }
 
-/** Inserts a raw member right after the opening brace of a compact object. */
-function prepend(value: JsonObject, member: string): string {
-  return `{${member},${wireJson(value).slice(1)}`;
+function insert(wire: Uint8Array, at: number, text: string): Uint8Array {
+  const added = encoder.encode(text);
+  const out = new Uint8Array(wire.length + added.length);
+  out.set(wire.subarray(0, at));
+  out.set(added, at);
+  out.set(wire.subarray(at), at + added.length);
+  return out;
 }
 
-function nested(depth: number): JsonValue {
+function withTool(request: JsonObject, change: (tool: JsonObject) => JsonObject, rebind: Rebind): JsonObject {
+  const event = request.event as JsonObject;
+  return rebind({ ...request, event: { ...event, tool: change({ ...(event.tool as JsonObject) }) } });
+}
+
+/** `levels` objects, one inside the other, around the integer 1. */
+function nestedObjects(levels: number): JsonValue {
   let value: JsonValue = 1;
-  for (let i = 0; i < depth; i++) value = [value];
+  for (let i = 0; i < levels; i++) value = { a: value };
   return value;
 }
 
-function withTool(request: JsonObject, change: (tool: JsonObject) => JsonObject, eventChange: (event: JsonObject) => JsonObject = (e) => e): JsonObject {
-  const event = request.event as JsonObject;
-  return bind({ ...request, event: eventChange({ ...event, tool: change({ ...(event.tool as JsonObject) }) }) });
+/** tool.input {"padding": "xxx…"} sized so that the request's wire form is `size` bytes. */
+function padded(request: JsonObject, size: number, rebind: Rebind): JsonObject {
+  const at = (length: number): JsonObject => withTool(request, (tool) => ({ ...tool, input: { padding: "x".repeat(length) } }), rebind);
+  const bare = encoder.encode(wireJson(at(0))).length;
+  return at(Math.max(0, size - bare));
 }
 
-function invokeProbes(base: JsonObject, id: (n: string) => string): HostileRequest[] {
-  const at = (n: string): JsonObject => withId(base, id(n));
-  const rebound = (n: string): JsonObject => bind(at(n));
-  /** Rebinds under a new id, then alters only the digest. */
-  const digestProbe = (n: string, alter: (hex: string) => string): JsonObject => {
-    const request = rebound(n);
-    return { ...request, input_digest: alter(String(request.input_digest).slice("sha256:".length)) };
+function invokeProbes(base: JsonObject, id: (n: string) => string, rebind: Rebind): HostileRequest[] {
+  const at = (n: string): JsonObject => rebind(withId(base, id(n)));
+  const same = (n: string): HostileRequest["control"] => ({ label: "the same invocation without the defect", value: at(n) });
+  const tool = (n: string, change: (tool: JsonObject) => JsonObject): JsonObject => withTool(at(n), change, rebind);
+  /** Alters only the digest of the control's binding. */
+  const digestProbe = (n: string, label: string, alter: (hex: string) => string): HostileRequest => {
+    const control = same(n);
+    return probe("malformed-digest", label, control, { ...control.value, input_digest: alter(String(control.value.input_digest).slice("sha256:".length)) });
   };
-  const padding = "x".repeat(MAX_MESSAGE_BYTES + 64 * 1024);
-  return [
-    fromText("duplicate-keys", "request_id repeated with an escaped spelling", "invoke", at("dup-escaped"), prepend(rebound("dup-escaped"), `"request\\u005fid":${JSON.stringify(id("dup-escaped"))}`)),
-    fromText("trailing-document", "a second JSON document after the request", "invoke", at("trailing"), `${wireJson(rebound("trailing"))}\n{}`),
-    ...malformedProbes(rebound),
-    fromValue("out-of-bounds", "a tool name of 1025 characters", "invoke", withTool(at("long-name"), (tool) => ({ ...tool, name: "t".repeat(1025) }))),
-    fromValue("out-of-bounds", "budget_ms 0", "invoke", bind({ ...at("zero-budget"), budget_ms: 0 })),
-    fromValue("out-of-bounds", "an empty session_id", "invoke", withTool(at("empty-session"), (tool) => tool, (event) => ({ ...event, session_id: "" }))),
-    fromValue("oversized-request", "a request of 1 MiB + 64 KiB", "invoke", withTool(at("oversized"), (tool) => ({ ...tool, input: { padding } }))),
-    fromValue("excessive-depth", `tool input nested ${MAX_DEPTH + 2} levels`, "invoke", withTool(at("deep"), (tool) => ({ ...tool, input: nested(MAX_DEPTH + 1) }))),
-    fromValue("out-of-range-integer", "an integer of 2^64 in the tool input", "invoke", withTool(at("big-integer"), (tool) => ({ ...tool, input: { count: 18446744073709551616n } }))),
-    fromValue("unknown-field", "an unknown top-level field", "invoke", bind({ ...at("unknown-top"), x_awp_conformance: true })),
-    fromValue("unknown-field", "an unknown field in the event", "invoke", withTool(at("unknown-event"), (tool) => tool, (event) => ({ ...event, x_awp_conformance: true }))),
-    fromValue("wrong-api-version", "api_version aw-provider/v1alpha2", "invoke", bind({ ...at("wrong-version"), api_version: "aw-provider/v1alpha2" })),
-    fromValue("malformed-digest", "input_digest with 63 hex digits", "invoke", digestProbe("digest-short", (hex) => `sha256:${hex.slice(1)}`)),
-    fromValue("malformed-digest", "input_digest in upper case", "invoke", digestProbe("digest-upper", (hex) => `sha256:${hex.toUpperCase()}`)),
-    fromValue("malformed-digest", "input_digest without the sha256: prefix", "invoke", digestProbe("digest-bare", (hex) => hex)),
-    fromValue("mismatched-digest", "input_digest one hex digit off", "invoke", digestProbe("digest-off", (hex) => `sha256:${hex.slice(0, -1)}${hex.endsWith("0") ? "1" : "0"}`)),
-  ];
-}
-
-/** Bytes that are not one well-formed UTF-8 JSON document: BOM, invalid UTF-8, cut short, empty. */
-function malformedProbes(rebound: (n: string) => JsonObject): HostileRequest[] {
-  const probe = (n: string, label: string, bytes: (wire: Uint8Array) => Uint8Array): HostileRequest => {
-    const value = rebound(n);
-    return { kind: "malformed-json", label, control: "invoke", method: "invoke", requestId: String(value.request_id), bytes: bytes(encoder.encode(wireJson(value))) };
-  };
-  const invalidUtf8 = (wire: Uint8Array): Uint8Array => {
-    const at = Buffer.from(wire).indexOf('"session_id":"') + 14;
-    const copy = new Uint8Array(wire);
-    copy[at] = 0xff;
-    return copy;
-  };
-  return [
-    probe("bom", "a request starting with a byte order mark", (wire) => new Uint8Array([0xef, 0xbb, 0xbf, ...wire])),
-    probe("bad-utf8", "a byte 0xFF inside a string", invalidUtf8),
-    probe("cut-short", "a request cut off half way", (wire) => wire.subarray(0, Math.floor(wire.length / 2))),
-    probe("empty", "an empty stdin", () => new Uint8Array()),
-  ];
-}
-
-/** Every hostile probe the bases allow; probes whose base is missing are simply absent. */
-export function hostileRequests(bases: HostileBases, prefix = "hostile"): HostileRequest[] {
-  const id = (n: string): string => `${prefix}-${n}`;
+  const name = (length: number) => (t: JsonObject): JsonObject => ({ ...t, name: "t".repeat(length) });
+  const depth = (levels: number) => (t: JsonObject): JsonObject => ({ ...t, input: nestedObjects(levels) });
+  const count = (n: bigint) => (t: JsonObject): JsonObject => ({ ...t, input: { count: n } });
+  const legalLevels = MAX_DEPTH - INPUT_LEVEL;
   const probes: HostileRequest[] = [
-    fromValue("unknown-method", "method \"explain\"", "describe", { ...describeRequest(id("unknown-method")), method: "explain" }),
+    defect("duplicate-keys", "request_id repeated with an escaped spelling", same("dup-escaped"), (w) => insert(w, 1, `"request\\u005fid":${JSON.stringify(id("dup-escaped"))},`)),
+    defect("trailing-document", "a second JSON document after the request", same("trailing"), (w) => insert(w, w.length, "\n{}")),
+    defect("malformed-json", "a request starting with a byte order mark", same("bom"), (w) => insert(w, 0, "\ufeff")),
+    defect("malformed-json", "a byte 0xFF inside a string", same("bad-utf8"), (w) => {
+      const copy = new Uint8Array(w);
+      copy[Buffer.from(w).indexOf('"session_id":"') + 14] = 0xff;
+      return copy;
+    }),
+    defect("malformed-json", "a request cut off half way", same("cut-short"), (w) => w.subarray(0, Math.floor(w.length / 2))),
+    defect("malformed-json", "an empty stdin", same("empty"), () => new Uint8Array()),
+    probe("out-of-bounds", "a tool name of 1025 characters", { label: "a tool name of 1024 characters, the longest allowed", value: tool("long-name", name(1024)) }, tool("long-name", name(1025))),
+    probe("out-of-bounds", "budget_ms 0", { label: "budget_ms 1, the smallest allowed", value: rebind({ ...at("zero-budget"), budget_ms: 1 }) }, rebind({ ...at("zero-budget"), budget_ms: 0 })),
+    probe("out-of-bounds", "an empty session_id", same("empty-session"), withEvent(at("empty-session"), { session_id: "" }, rebind)),
+    probe(
+      "oversized-request",
+      "a request 1 KiB over the 1 MiB limit",
+      { label: "the same request 1 KiB under the 1 MiB limit (the same padding field, shorter)", value: padded(at("oversized"), MAX_MESSAGE_BYTES - 1024, rebind) },
+      padded(at("oversized"), MAX_MESSAGE_BYTES + 1024, rebind),
+    ),
+    probe(
+      "excessive-depth",
+      `tool.input nested ${MAX_DEPTH + 1} levels (the request object is level 1)`,
+      { label: `tool.input nested ${MAX_DEPTH} levels, within the limit`, value: tool("deep", depth(legalLevels)) },
+      tool("deep", depth(legalLevels + 1)),
+    ),
+    probe(
+      "out-of-range-integer",
+      "the integer 18446744073709551616 (2^64) in tool.input",
+      { label: "the integer 18446744073709551615 (the u64 maximum) in tool.input", value: tool("big-integer", count(18446744073709551615n)) },
+      tool("big-integer", count(18446744073709551616n)),
+    ),
+    probe("unknown-field", "an unknown top-level field", same("unknown-top"), rebind({ ...at("unknown-top"), x_awp_conformance: true })),
+    probe("unknown-field", "an unknown field in the event", same("unknown-event"), withEvent(at("unknown-event"), { x_awp_conformance: true }, rebind)),
+    probe("wrong-api-version", "api_version aw-provider/v1alpha2", same("wrong-version"), rebind({ ...at("wrong-version"), api_version: "aw-provider/v1alpha2" })),
+    digestProbe("digest-short", "input_digest with 63 hex digits", (hex) => `sha256:${hex.slice(1)}`),
+    digestProbe("digest-upper", "input_digest in upper case", (hex) => `sha256:${hex.toUpperCase()}`),
+    digestProbe("digest-bare", "input_digest without the sha256: prefix", (hex) => hex),
   ];
-  if (bases.validate !== undefined) {
-    const base = withId(bases.validate, id("dup-plain"));
-    probes.push(fromText("duplicate-keys", "request_id repeated", "validate", base, prepend(base, `"request_id":${JSON.stringify(id("dup-plain"))}`)));
-    probes.push(fromValue("wrong-api-version", "validate_config with api_version aw-provider/v2", "validate", { ...withId(bases.validate, id("wrong-version-config")), api_version: "aw-provider/v2" }));
-  }
-  if (bases.invoke !== undefined) probes.push(...invokeProbes(bases.invoke, id));
-  if (bases.invokeBefore !== undefined) {
-    const before = withId(bases.invokeBefore, id("result-before"));
-    probes.push(fromValue("result-before-tool", "a tool.before event with a tool result", "invoke-before", withTool(before, (tool) => ({ ...tool, result: { stdout: "already ran" } }))));
-  }
+  const off = same("digest-off");
+  const hex = String(off.value.input_digest);
+  probes.push(probe("mismatched-digest", "input_digest one hex digit off", off, { ...off.value, input_digest: `${hex.slice(0, -1)}${hex.endsWith("0") ? "1" : "0"}` }));
   return probes;
 }
 
+function withEvent(request: JsonObject, fields: JsonObject, rebind: Rebind): JsonObject {
+  return rebind({ ...request, event: { ...(request.event as JsonObject), ...fields } });
+}
+
+/**
+ * Every hostile probe the bases allow, with its control; probes whose base is missing are
+ * absent. Invocations are bound in `dialect`.
+ */
+export function hostileRequests(bases: HostileBases, prefix = "hostile", dialect?: DigestDialectId): HostileRequest[] {
+  const id = (n: string): string => `${prefix}-${n}`;
+  const rebind: Rebind = (request) => bind(request, dialect);
+  const describeControl = { label: "a describe request, otherwise the same", value: describeRequest(id("unknown-method")) };
+  const probes: HostileRequest[] = [probe("unknown-method", 'method "explain"', describeControl, { ...describeControl.value, method: "explain" })];
+  if (bases.validate !== undefined) {
+    const control = { label: "the same validate_config request without the defect", value: withId(bases.validate, id("dup-plain")) };
+    probes.push(defect("duplicate-keys", "request_id repeated", control, (w) => insert(w, 1, `"request_id":${JSON.stringify(id("dup-plain"))},`)));
+    const versionControl = { ...control, value: withId(bases.validate, id("wrong-version-config")) };
+    probes.push(probe("wrong-api-version", "validate_config with api_version aw-provider/v2", versionControl, { ...versionControl.value, api_version: "aw-provider/v2" }));
+  }
+  if (bases.invoke !== undefined) probes.push(...invokeProbes(bases.invoke, id, rebind));
+  if (bases.invokeBefore !== undefined) {
+    const control = { label: "the same tool.before invocation with result null", value: rebind(withId(bases.invokeBefore, id("result-before"))) };
+    probes.push(probe("result-before-tool", "a tool.before event with a tool result", control, withTool(control.value, (t) => ({ ...t, result: { stdout: "already ran" } }), rebind)));
+  }
+  return probes;
+}

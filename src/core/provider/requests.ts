@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json/index.js";
+import type { DigestDialectId, JsonValue } from "../json/index.js";
 import { computeInputDigest } from "./digest.js";
 import { API_VERSION, type JsonObject, type ToolEvent } from "./types.js";
 
@@ -56,7 +56,7 @@ export function toolEvent(spec: InvokeSpec): JsonObject {
 }
 
 /** An invoke request bound with its input_digest, as Protocol::bind_invocation would produce. */
-export function invokeRequest(spec: InvokeSpec): JsonObject {
+export function invokeRequest(spec: InvokeSpec, dialect?: DigestDialectId): JsonObject {
   const unbound: JsonObject = {
     api_version: API_VERSION,
     method: "invoke",
@@ -68,13 +68,28 @@ export function invokeRequest(spec: InvokeSpec): JsonObject {
     config: spec.config,
     event: toolEvent(spec),
   };
-  return bind(unbound);
+  return bind(unbound, dialect);
 }
 
-/** Adds (or replaces) input_digest, computed over the request without it. */
-export function bind(request: JsonObject): JsonObject {
+/** Adds (or replaces) input_digest, computed over the request without it, in the given dialect (default: the kit's). */
+export function bind(request: JsonObject, dialect?: DigestDialectId): JsonObject {
   const { input_digest: _previous, ...unbound } = request;
-  return { ...unbound, input_digest: computeInputDigest(unbound) };
+  return { ...unbound, input_digest: computeInputDigest(unbound, dialect) };
+}
+
+/**
+ * Floats the digest dialects write differently (1.7976931348623157e308 vs e+308, 1e21 vs
+ * e+21; 1e-7 is the same in both) and that serde_json's reader reads exactly in every version.
+ */
+export const DIALECT_FLOATS: readonly number[] = [1.7976931348623157e308, 1e21, 1e-7];
+
+/** The invocation `base` (unbound) with DIALECT_FLOATS added to tool.input as "exponent_floats". */
+export function dialectProbeRequest(base: JsonObject, requestId: string): JsonObject {
+  const { input_digest: _digest, ...unbound } = base;
+  const event = unbound.event as JsonObject;
+  const tool = event.tool as JsonObject;
+  const input = tool.input !== null && typeof tool.input === "object" && !Array.isArray(tool.input) ? tool.input : {};
+  return { ...unbound, request_id: requestId, event: { ...event, tool: { ...tool, input: { ...input, exponent_floats: [...DIALECT_FLOATS] } } } };
 }
 
 /** Nonempty subsets of a small set, in a stable order (singletons first). */

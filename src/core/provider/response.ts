@@ -104,6 +104,18 @@ export function responseObject(exchange: ProviderExchange): JsonObject | undefin
   return isAnswered(exchange) ? readResponse(exchange.stdout).object : undefined;
 }
 
+/**
+ * Whether a resend of the same request (bound in another digest dialect) got further than the
+ * first send: an ok answer where the first had none, or any response object where the first
+ * ended without one (a nonzero exit, as upstream refuses a binding mismatch).
+ */
+export function gotFurther(retry: ProviderExchange, first: ProviderExchange): boolean {
+  const answer = responseObject(retry);
+  const before = responseObject(first);
+  if (answer === undefined) return false;
+  return (answer.status === "ok" && before?.status !== "ok") || before === undefined;
+}
+
 export function statusOf(exchange: ProviderExchange): string | undefined {
   const status = responseObject(exchange)?.status;
   return typeof status === "string" ? status : undefined;

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json/index.js";
+import type { DigestDialectId, JsonValue } from "../json/index.js";
 import type { ProcessOutcome } from "../process-outcome.js";
 
 export const API_VERSION = "aw-provider/v1alpha1";
@@ -46,6 +46,10 @@ export type Purpose =
   | "config-unknown-key"
   | "config-wrong-type"
   | "invoke"
+  /** The same invocation with exponent floats, bound in each digest dialect. */
+  | "dialect"
+  /** The control of a hostile probe, when no request sent before was exactly it. */
+  | "control"
   | `hostile:${HostileKind}`;
 
 /** Flat process outcome, as the runner reports it. */
@@ -64,8 +68,17 @@ export interface ProviderExchange {
   request: Uint8Array;
   /** The request as the kit built it; absent when the bytes are not one JSON value. */
   requestValue?: JsonObject;
-  /** For a hostile request: the seq of the well-formed request it was derived from. */
+  /** For a hostile request (or a dialect probe): the seq of its well-formed control. */
   controlSeq?: number;
+  /** For a hostile request: what its control is ("tool.input nested 32 levels, within the limit"). */
+  controlLabel?: string;
+  /** For an invocation: the digest dialect its input_digest was computed in. */
+  digestDialect?: DigestDialectId;
+  /**
+   * Set on an invocation the Provider refused while it accepted the same request bound in
+   * another dialect: a portability finding (provider/invoke/digest-dialects), not a failure.
+   */
+  dialectRefused?: true;
   timeoutMs: number;
   budgetMs?: number;
   outcome: CallOutcome;
@@ -82,6 +95,8 @@ export interface ProviderContext {
   /** Strings the kit treats as secrets and redacts from evidence. */
   secrets: string[];
   notes: string[];
+  /** The digest dialects the Provider accepted, and the one the kit bound its invocations in. */
+  digestDialect?: { bound: DigestDialectId; accepted: DigestDialectId[] };
 }
 
 export interface ProviderTranscript {

@@ -140,4 +140,6 @@ export interface RunReport {
   summary: Summary;
   clauses: ClauseResult[];
   notes: string[];
+  /** Provider runs: the input_digest dialects (serde_json float formats) the candidate accepted, and the one the kit bound its invocations in. */
+  digestDialect?: { bound: string; accepted: string[] };
 }

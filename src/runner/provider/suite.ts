@@ -20,6 +20,7 @@ function groupsFor(selected: (id: string) => boolean): Record<RequestGroup, bool
     wrongTypes: any("provider/validate-config/rejects-wrong-typed-setting"),
     invocations: any("provider/invoke/", "provider/robustness/", "provider/transport/", "provider/envelope/"),
     matrix: any("provider/invoke/", "provider/transport/", "provider/envelope/"),
+    dialects: any("provider/invoke/digest-dialects"),
     hostile: any("provider/robustness/"),
   };
 }
@@ -55,5 +56,7 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
     notes: transcript.context.notes,
     secrets: transcript.context.secrets,
   });
+  const dialect = transcript.context.digestDialect;
+  if (dialect !== undefined) report.digestDialect = { bound: dialect.bound, accepted: [...dialect.accepted] };
   return { report, transcript };
 }

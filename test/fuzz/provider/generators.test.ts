@@ -8,7 +8,8 @@ import { kitAjv } from "../../../src/core/schema.js";
 describe("generator building blocks", () => {
   it("accepts only values the upstream reader accepts", () => {
     for (const ok of [null, true, 0, -1, 0.1, 1e21, 5e-324, 18446744073709551615n, -9223372036854775808n, "\u{1F600}", { a: [1, "x"] }]) expect(isWireSafe(ok)).toBe(true);
-    for (const bad of [Infinity, NaN, 2 ** 64, -(2 ** 63) - 4096, 18446744073709551616n, "\ud800", { "\udc00": 1 }, undefined, new Date(0), [() => 1]]) expect(isWireSafe(bad)).toBe(false);
+    // 1e-307 and 4.2e30 are doubles serde_json's best-effort reader reads one step off.
+    for (const bad of [Infinity, NaN, 1e-307, 4.2e30, 2 ** 64, -(2 ** 63) - 4096, 18446744073709551616n, "\ud800", { "\udc00": 1 }, undefined, new Date(0), [() => 1]]) expect(isWireSafe(bad)).toBe(false);
   });
 
   it("takes json-schema-faker values that match their schema, the same for the same seed", () => {

@@ -4,6 +4,7 @@ import type { JsonValue } from "../../json/index.js";
 import { EFFECT_NAMES, EVENT_NAMES, PROFILE_EFFECTS, type JsonObject, type ProviderExchange, type ProviderTranscript } from "../types.js";
 import { finding, judgeEach, show, skip } from "./helpers.js";
 import { responses } from "./helpers.js";
+import { describeBlocker } from "./reasons.js";
 
 const ID = "provider/describe";
 const NAME = /^[!-~]{1,128}$/;
@@ -27,7 +28,10 @@ function operations(t: ProviderTranscript): { exchange: ProviderExchange; op: Js
   );
 }
 
-const NO_OPS = skip("describe returned no operation objects");
+const NO_OPS_REASON = "describe returned no operation objects (see provider/describe/operation-count and operation-shape): declare at least one operation";
+
+/** Skipped because describe gave no operations: the shared reason when it was not answered ok. */
+const noOps = (t: ProviderTranscript): ReturnType<typeof skip> => skip(describeBlocker(t) ?? NO_OPS_REASON);
 
 function listCheck(clause: string, field: "events" | "effects", vocabulary: readonly string[], max: number): Check<ProviderTranscript> {
   return {
@@ -46,7 +50,7 @@ function listCheck(clause: string, field: "events" | "effects", vocabulary: read
           if (new Set(list.map((v) => show(v))).size !== list.length) problems.push("repeats an entry");
           return problems.map((p) => finding(clause, exchange, `${where} ${p}`, { expected: `1..${max} unique known ${field}`, seen: show(list) }));
         },
-        NO_OPS,
+        noOps(t),
       ),
   };
 }
@@ -61,7 +65,7 @@ export const describeChecks: Check<ProviderTranscript>[] = [
           response.status === "ok"
             ? []
             : [finding(`${ID}/answers-ok`, exchange, "describe was not answered ok", { expected: 'status "ok"', seen: show(response.status) + (response.error_code ? ` (${show(response.error_code)})` : "") })],
-        skip("describe produced no readable response"),
+        skip("describe produced no readable response: make it print one JSON object on stdout and exit 0 (see provider/transport/single-json-object and valid-request-exits-zero)"),
       ),
   },
   {
@@ -75,7 +79,7 @@ export const describeChecks: Check<ProviderTranscript>[] = [
           if (ops.length >= 1 && ops.length <= 64) return [];
           return [finding(`${ID}/operation-count`, exchange, `the description declares ${ops.length} operations`, { expected: "1 to 64", seen: String(ops.length) })];
         },
-        skip("describe was not answered ok"),
+        skip(describeBlocker(t) ?? NO_OPS_REASON),
       ),
   },
   {
@@ -91,7 +95,7 @@ export const describeChecks: Check<ProviderTranscript>[] = [
             const keys = Object.keys(op).sort().join(",");
             return keys === "effects,events,name" ? [] : [finding(`${ID}/operation-shape`, exchange, `operations[${index}] has fields ${keys}`, { expected: "exactly name, events, effects", seen: keys })];
           }),
-        skip("describe returned no operations array"),
+        skip(describeBlocker(t) ?? NO_OPS_REASON),
       ),
   },
   {
@@ -114,7 +118,7 @@ export const describeChecks: Check<ProviderTranscript>[] = [
           });
           return found;
         },
-        skip("describe returned no operations array"),
+        skip(describeBlocker(t) ?? NO_OPS_REASON),
       ),
   },
   listCheck(`${ID}/operation-events`, "events", EVENT_NAMES, 16),
@@ -132,7 +136,7 @@ export const describeChecks: Check<ProviderTranscript>[] = [
           );
           return runnable ? [] : [finding(`${ID}/admissible-operation`, exchange, "no operation pairs tool.before with observe/block or tool.after with observe/replace_result", { expected: "one operation the profile can run" })];
         },
-        skip("describe returned no operations array"),
+        skip(describeBlocker(t) ?? NO_OPS_REASON),
       ),
   },
 ];

@@ -88,7 +88,7 @@ export const envelopeChecks: Check<ProviderTranscript>[] = [
           typeof response.error_code === "string" && CODE.test(response.error_code)
             ? []
             : [finding(`${ID}/error-code-form`, exchange, "error_code is missing or malformed", { expected: "1-128 of A-Z a-z 0-9 _ . -", seen: show(response.error_code) })],
-        notApplicable("the Provider never answered with status error"),
+        notApplicable("the Provider never answered with status error, so there was no error answer to check"),
       ),
   },
   {
@@ -102,7 +102,7 @@ export const envelopeChecks: Check<ProviderTranscript>[] = [
             ? []
             : [finding(`${ID}/error-without-success-fields`, exchange, `an error response carries ${present.join(", ")}`, { expected: "no operations, effects or input_digest", seen: present.join(", ") })];
         },
-        notApplicable("the Provider never answered with status error"),
+        notApplicable("the Provider never answered with status error, so there was no error answer to check"),
       ),
   },
 ];

@@ -88,7 +88,7 @@ export function finding(clause: string, exchange: ProviderExchange, message: str
   return result;
 }
 
-type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;
+export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;
 
 /** Judges each item; no items gives the `none` outcome (skip or not-applicable, with its reason). */
 export function judgeEach<T>(items: readonly T[], judge: (item: T) => Finding[], none: Unjudged): Judgement {
@@ -108,9 +108,17 @@ export function isHostile(exchange: ProviderExchange): boolean {
   return exchange.purpose.startsWith("hostile:");
 }
 
-/** Well-formed requests the kit sent. */
+/**
+ * Well-formed requests the kit sent, less those refused only for their digest dialect (the
+ * same request bound in another dialect was accepted): provider/invoke/digest-dialects judges those.
+ */
 export function validExchanges(t: ProviderTranscript): ProviderExchange[] {
-  return t.exchanges.filter((e) => !isHostile(e));
+  return t.exchanges.filter((e) => !isHostile(e) && e.dialectRefused !== true);
+}
+
+/** Invocations the kit sent as well-formed requests: the matrix, the dialect probe, hostile controls. */
+export function isInvocation(e: ProviderExchange): boolean {
+  return e.method === "invoke" && (e.purpose === "invoke" || e.purpose === "dialect" || e.purpose === "control");
 }
 
 /** Well-formed requests whose stdout the Host would read (exit 0, on time, within the cap). */
@@ -134,4 +142,6 @@ export function show(value: unknown): string {
   return shown.length > 120 ? `${shown.slice(0, 119)}…` : shown;
 }
 
-export const NO_ANSWER = skip("no well-formed request was answered with exit 0 and a readable stdout");
+export const NO_ANSWER = skip(
+  "no well-formed request was answered with exit 0 and a readable stdout: make the Provider print its answer on stdout and exit 0 (see provider/transport/valid-request-exits-zero)",
+);

@@ -1,6 +1,7 @@
 import type { Check } from "../../report/judge.js";
 import type { ProviderTranscript } from "../types.js";
 import { describeChecks } from "./describe.js";
+import { dialectChecks } from "./dialects.js";
 import { envelopeChecks } from "./envelope.js";
 import { invokeChecks } from "./invoke.js";
 import { robustnessChecks } from "./robustness.js";
@@ -14,5 +15,6 @@ export const providerChecks: readonly Check<ProviderTranscript>[] = [
   ...describeChecks,
   ...validateConfigChecks,
   ...invokeChecks,
+  ...dialectChecks,
   ...robustnessChecks,
 ];

@@ -3,7 +3,14 @@ import type { Check } from "../../report/judge.js";
 import type { JsonValue } from "../../json/index.js";
 import { responseObject } from "../response.js";
 import { EFFECT_NAMES, type JsonObject, type ProviderExchange, type ProviderTranscript } from "../types.js";
-import { finding, judgeEach, notApplicable, responses, show, skip } from "./helpers.js";
+import { finding, isInvocation, judgeEach, notApplicable, responses, show, skip, type Unjudged } from "./helpers.js";
+import { invocationBlocker } from "./reasons.js";
+
+/** Not applicable for `reason`, unless no invocation was answered ok at all: then skipped for the shared cause. */
+function noneFound(t: ProviderTranscript, reason: string): Unjudged {
+  const blocker = invocationBlocker(t);
+  return blocker === undefined ? notApplicable(reason) : skip(blocker);
+}
 
 const ID = "provider/invoke";
 const CODE = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -31,7 +38,7 @@ function field(value: JsonValue | undefined, key: string): JsonValue | undefined
 /** ok answers to the kit's well-formed invocations, with what the request allowed. */
 function okAnswers(t: ProviderTranscript): Answer[] {
   return responses(t)
-    .filter((p) => p.exchange.purpose === "invoke" && p.exchange.requestValue !== undefined && p.response.status === "ok")
+    .filter((p) => isInvocation(p.exchange) && p.exchange.requestValue !== undefined && p.response.status === "ok")
     .map(({ exchange, response }) => {
       const request = exchange.requestValue as JsonObject;
       const tool = field(request.event, "tool");
@@ -62,7 +69,7 @@ function effectCheck(clause: string, select: (e: Effect) => boolean, problem: (e
           const message = problem(e);
           return message === undefined ? [] : [finding(clause, e.exchange, `effects[${e.index}] ${message}`, { expected, seen: show(e.effect) })];
         },
-        notApplicable(none),
+        noneFound(t, none),
       ),
   };
 }
@@ -84,7 +91,7 @@ function answerCheck(
           const message = problem(a);
           return message === undefined ? [] : [finding(clause, a.exchange, message, { expected, seen: show(seen(a)) })];
         },
-        notApplicable(none),
+        noneFound(t, none),
       ),
   };
 }
@@ -108,7 +115,7 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
           const first = list[0] as ProviderExchange;
           return anyOk ? [] : [finding(`${ID}/answers-ok`, first, `operation ${show(op)} answered none of ${list.length} valid invocations with status ok`, { expected: 'status "ok" for at least one', seen: "only error answers" })];
         },
-        skip("no invocation produced a readable response"),
+        skip(invocationBlocker(t) ?? "no invocation produced a readable response: make invocations print one JSON object on stdout and exit 0 (see provider/transport/valid-request-exits-zero)"),
       );
     },
   },
@@ -136,7 +143,7 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
             ].filter((p) => p !== "");
             return problems.map((p) => finding(`${ID}/effect-shape`, a.exchange, `effects[${index}] ${p}`, { expected: "type from the vocabulary; fields type, reason_code, text", seen: show(effect) }));
           }),
-        notApplicable("the Provider never returned an effect"),
+        noneFound(t, "the Provider returned no effect in any ok answer, so there was no effect to check"),
       ),
   },
   effectCheck(
@@ -144,15 +151,15 @@ export const invokeChecks: Check<ProviderTranscript>[] = [
     // Unknown types, a block after the tool and a replacement before it have their own clauses.
     (e) => known(e.type) && !(e.type === "block" && e.event === "tool.after") && !(e.type === "replace_result" && e.event === "tool.before"),
     (e) => (e.allowed.includes(e.type) ? undefined : `requests ${e.type}, which allowed_effects ${show(e.allowed)} does not admit`),
-    "the Provider never returned an effect",
+    "the Provider returned no effect in any ok answer, so there was no effect to check",
     "an effect type listed in allowed_effects",
   ),
-  effectCheck(`${ID}/reason-code-form`, (e) => Object.hasOwn(e.effect, "reason_code"), (e) => (typeof e.effect.reason_code === "string" && CODE.test(e.effect.reason_code) ? undefined : "has a malformed reason_code"), "no effect carried a reason_code", "1-128 of A-Z a-z 0-9 _ . -"),
-  answerCheck(`${ID}/block-before-tool`, (a) => a.event === "tool.after", (a) => (Array.isArray(a.response.effects) && a.response.effects.some((e) => field(e, "type") === "block") ? "requests block on tool.after, after the tool ran" : undefined), "no tool.after invocation was answered ok", "no block on tool.after"),
-  answerCheck(`${ID}/replace-result-after-tool`, (a) => a.event === "tool.before", (a) => (replaces(a) > 0 ? "requests replace_result on tool.before" : undefined), "no tool.before invocation was answered ok", "no replace_result on tool.before"),
-  answerCheck(`${ID}/replace-result-once`, (a) => a.allowed.includes("replace_result"), (a) => (replaces(a) > 1 ? `requests replace_result ${replaces(a)} times` : undefined), "no invocation that admitted replace_result was answered ok", "at most one replace_result"),
-  effectCheck(`${ID}/replace-result-text`, (e) => e.type === "replace_result", (e) => (typeof e.effect.text === "string" ? undefined : "is a replace_result without a string text"), "the Provider never requested replace_result", "a string text"),
-  answerCheck(`${ID}/replace-result-needs-projection`, (a) => a.allowed.includes("replace_result") && !a.projection, (a) => (replaces(a) > 0 ? "requests replace_result although the request has no result_projection" : undefined), "no invocation admitted replace_result without a projection", "no replace_result without event.tool.result_projection"),
-  effectCheck(`${ID}/block-text`, (e) => e.type === "block" && Object.hasOwn(e.effect, "text"), (e) => (typeof e.effect.text === "string" && e.effect.text.length > 0 ? undefined : "is a block whose text is not a nonempty string"), "no block effect carried text", "a nonempty string"),
-  effectCheck(`${ID}/text-only-on-block-or-replace`, (e) => known(e.type) && e.type !== "block" && e.type !== "replace_result", (e) => (Object.hasOwn(e.effect, "text") ? `is a ${e.type} effect carrying text` : undefined), "the Provider returned no effect other than block and replace_result", "no text field"),
+  effectCheck(`${ID}/reason-code-form`, (e) => Object.hasOwn(e.effect, "reason_code"), (e) => (typeof e.effect.reason_code === "string" && CODE.test(e.effect.reason_code) ? undefined : "has a malformed reason_code"), "no effect carried a reason_code (it is optional)", "1-128 of A-Z a-z 0-9 _ . -"),
+  answerCheck(`${ID}/block-before-tool`, (a) => a.event === "tool.after", (a) => (Array.isArray(a.response.effects) && a.response.effects.some((e) => field(e, "type") === "block") ? "requests block on tool.after, after the tool ran" : undefined), "no tool.after invocation was answered ok: declare an operation on tool.after to have it judged, or see provider/invoke/answers-ok if they were refused", "no block on tool.after"),
+  answerCheck(`${ID}/replace-result-after-tool`, (a) => a.event === "tool.before", (a) => (replaces(a) > 0 ? "requests replace_result on tool.before" : undefined), "no tool.before invocation was answered ok: declare an operation on tool.before to have it judged, or see provider/invoke/answers-ok if they were refused", "no replace_result on tool.before"),
+  answerCheck(`${ID}/replace-result-once`, (a) => a.allowed.includes("replace_result"), (a) => (replaces(a) > 1 ? `requests replace_result ${replaces(a)} times` : undefined), "no invocation that admitted replace_result was answered ok (the kit admits it only to operations that declare replace_result on tool.after)", "at most one replace_result"),
+  effectCheck(`${ID}/replace-result-text`, (e) => e.type === "replace_result", (e) => (typeof e.effect.text === "string" ? undefined : "is a replace_result without a string text"), "the Provider never requested replace_result (it is optional)", "a string text"),
+  answerCheck(`${ID}/replace-result-needs-projection`, (a) => a.allowed.includes("replace_result") && !a.projection, (a) => (replaces(a) > 0 ? "requests replace_result although the request has no result_projection" : undefined), "no invocation admitted replace_result without a projection (the kit sends one only to operations that declare replace_result)", "no replace_result without event.tool.result_projection"),
+  effectCheck(`${ID}/block-text`, (e) => e.type === "block" && Object.hasOwn(e.effect, "text"), (e) => (typeof e.effect.text === "string" && e.effect.text.length > 0 ? undefined : "is a block whose text is not a nonempty string"), "no block effect carried text (it is optional)", "a nonempty string"),
+  effectCheck(`${ID}/text-only-on-block-or-replace`, (e) => known(e.type) && e.type !== "block" && e.type !== "replace_result", (e) => (Object.hasOwn(e.effect, "text") ? `is a ${e.type} effect carrying text` : undefined), "the Provider returned no effect other than block and replace_result, so no text could be misplaced", "no text field"),
 ];

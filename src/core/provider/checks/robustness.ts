@@ -1,7 +1,9 @@
 import type { Check } from "../../report/judge.js";
+import type { Judgement } from "../../report/types.js";
 import { responseObject } from "../response.js";
 import type { HostileKind, ProviderExchange, ProviderTranscript } from "../types.js";
-import { finding, isHostile, judgeEach, skip } from "./helpers.js";
+import { finding, isHostile, judgeEach, notApplicable, skip } from "./helpers.js";
+import { howAnswered, invocationBlocker } from "./reasons.js";
 
 const ID = "provider/robustness";
 
@@ -19,13 +21,30 @@ function answeredOk(e: ProviderExchange): boolean {
   return responseObject(e)?.status === "ok";
 }
 
+function controlOf(t: ProviderTranscript, e: ProviderExchange): ProviderExchange | undefined {
+  return t.exchanges.find((c) => c.seq === e.controlSeq);
+}
+
 /**
- * A rejection only means something when the same request without the defect was answered
- * ok: otherwise a Provider that rejects everything would pass.
+ * A rejection only means something when the control (the same request without the defect, or
+ * at the limit the probe crosses) was answered ok: otherwise a Provider that rejects everything,
+ * or rejects the probe for another reason, would pass.
  */
 function controlAnsweredOk(t: ProviderTranscript, e: ProviderExchange): boolean {
-  const control = t.exchanges.find((c) => c.seq === e.controlSeq);
+  const control = controlOf(t, e);
   return control !== undefined && answeredOk(control);
+}
+
+/** Not applicable: every probe's control was refused. Names each refused control and how it ended. */
+function controlsRefused(t: ProviderTranscript, probes: readonly ProviderExchange[]): Judgement {
+  const refused = new Map<string, string>();
+  for (const probe of probes) {
+    const control = controlOf(t, probe);
+    refused.set(probe.controlLabel ?? "the same request without the defect", control === undefined ? "not sent" : howAnswered(control));
+  }
+  const list = [...refused.entries()].map(([label, how]) => `${label}: ${how}`).join("; ");
+  const one = refused.size === 1;
+  return notApplicable(`the Provider refused the control request${one ? "" : "s"} (${list}), so a refusal of the probe${one ? "" : "s"} would prove nothing`);
 }
 
 function rejectionCheck(kind: HostileKind): Check<ProviderTranscript> {
@@ -35,13 +54,11 @@ function rejectionCheck(kind: HostileKind): Check<ProviderTranscript> {
     judge: (t) => {
       const probes = t.exchanges.filter((e) => e.purpose === `hostile:${kind}`);
       const judged = probes.filter((e) => controlAnsweredOk(t, e));
-      if (probes.length > 0 && judged.length === 0) {
-        return skip("the unaltered request was not answered ok, so a rejection would prove nothing");
-      }
+      if (probes.length > 0 && judged.length === 0) return controlsRefused(t, probes);
       return judgeEach(
         judged,
         (e) => (answeredOk(e) ? [finding(clause, e, `the ${e.scenario} request was answered ok`, { expected: "an error response or a nonzero exit", seen: 'exit 0 and status "ok"' })] : []),
-        skip("the kit had no well-formed request to derive this probe from"),
+        skip(invocationBlocker(t) ?? "the kit had no well-formed request to derive this probe from"),
       );
     },
   };
@@ -55,7 +72,7 @@ export const robustnessChecks: Check<ProviderTranscript>[] = [
       judgeEach(
         hostile(t).filter((e) => e.outcome.spawnError === undefined),
         (e) => (e.outcome.timedOut ? [finding(`${ID}/no-hang`, e, `the ${e.scenario} request kept the Provider running until the deadline`, { expected: `exit within ${e.timeoutMs} ms`, seen: "killed at the deadline" })] : []),
-        skip("no hostile request was sent"),
+        skip("no hostile request was sent: select a provider/robustness clause"),
       ),
   },
   {
@@ -64,7 +81,7 @@ export const robustnessChecks: Check<ProviderTranscript>[] = [
       judgeEach(
         hostile(t).filter((e) => e.outcome.spawnError === undefined && !e.outcome.killedByKit),
         (e) => (e.outcome.signal !== null ? [finding(`${ID}/no-signal-death`, e, `the ${e.scenario} request crashed the Provider`, { expected: "an error response or a nonzero exit", seen: `killed by ${e.outcome.signal}` })] : []),
-        skip("no hostile request was sent"),
+        skip("no hostile request was sent: select a provider/robustness clause"),
       ),
   },
 ];

@@ -4,6 +4,7 @@ import type { JsonIssueKind } from "../../json/index.js";
 import { readResponse } from "../response.js";
 import { MAX_MESSAGE_BYTES, type ProviderExchange, type ProviderTranscript } from "../types.js";
 import { answeredExchanges, finding, judgeEach, NO_ANSWER, notApplicable, show, skip, validExchanges } from "./helpers.js";
+import { invocationBlocker } from "./reasons.js";
 
 const ID = "provider/transport";
 
@@ -94,7 +95,7 @@ export const transportChecks: Check<ProviderTranscript>[] = [
           e.outcome.stdoutBytes > MAX_MESSAGE_BYTES
             ? [finding(`${ID}/size-limit`, e, "stdout exceeds 1 MiB", { expected: `at most ${MAX_MESSAGE_BYTES} bytes`, seen: e.outcome.stdoutCapped ? `more than ${MAX_MESSAGE_BYTES} bytes (stopped reading)` : `${e.outcome.stdoutBytes} bytes`, at: MAX_MESSAGE_BYTES })]
             : [],
-        skip("no call completed"),
+        skip("no call ran to completion (each was killed at the deadline or could not start): see provider/transport/terminates, and raise --timeout if the Provider is slow"),
       ),
   },
   {
@@ -106,7 +107,7 @@ export const transportChecks: Check<ProviderTranscript>[] = [
           e.outcome.exitCode === 0
             ? []
             : [finding(`${ID}/exit-zero-on-success`, e, "an ok response came with a failed exit", { expected: "exit status 0", seen: e.outcome.signal ? `killed by ${e.outcome.signal}` : `exit status ${e.outcome.exitCode}` })],
-        notApplicable("the Provider never printed an ok response"),
+        notApplicable("the Provider never printed an ok response, so no exit status of one could be checked"),
       ),
   },
   {
@@ -120,7 +121,7 @@ export const transportChecks: Check<ProviderTranscript>[] = [
           const seen = e.outcome.signal ? `killed by ${e.outcome.signal}` : `exit status ${e.outcome.exitCode}`;
           return [finding(`${ID}/valid-request-exits-zero`, e, "a well-formed request ended in a failed process", { expected: "exit status 0 with a response on stdout", seen })];
         },
-        skip("no call ended on its own"),
+        skip("no call ended on its own (each was killed at the deadline or flooded stdout): see provider/transport/terminates, and raise --timeout if the Provider is slow"),
       ),
   },
   {
@@ -133,7 +134,7 @@ export const transportChecks: Check<ProviderTranscript>[] = [
           e.outcome.timedOut
             ? [finding(`${ID}/terminates`, e, `still running at the kit's deadline of ${e.timeoutMs} ms`, { expected: "the process exits after answering", seen: `killed after ${Math.round(e.outcome.durationMs)} ms` })]
             : [],
-        skip("no call was started"),
+        skip("no call was started: check that the candidate is an executable file"),
       ),
   },
   {
@@ -146,7 +147,7 @@ export const transportChecks: Check<ProviderTranscript>[] = [
           if (e.outcome.durationMs <= budget) return [];
           return [finding(`${ID}/within-budget`, e, "the invocation ran past its budget_ms", { expected: `exit within ${budget} ms`, seen: e.outcome.timedOut ? `still running at ${Math.round(e.outcome.durationMs)} ms (killed)` : `${Math.round(e.outcome.durationMs)} ms` })];
         },
-        skip("no invocation was sent"),
+        skip(invocationBlocker(t) ?? "no invocation was sent"),
       ),
   },
 ];

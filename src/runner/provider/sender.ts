@@ -1,0 +1,137 @@
+import { KitError } from "../../core/errors.js";
+import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireJson, type DigestDialectId } from "../../core/json/index.js";
+import { dialectSensitive } from "../../core/provider/digest.js";
+import { bind } from "../../core/provider/requests.js";
+import { gotFurther, responseObject } from "../../core/provider/response.js";
+import type { JsonObject, ProviderExchange, ProviderTranscript, Purpose } from "../../core/provider/types.js";
+import { assertKitRequest } from "../../core/provider/validate.js";
+import { callProvider, type CallOptions } from "./call.js";
+
+export interface Sent {
+  purpose: Purpose;
+  scenario: string;
+  method: string;
+  requestId: string;
+  bytes: Uint8Array;
+  value?: JsonObject;
+  budgetMs?: number;
+  controlSeq?: number;
+  controlLabel?: string;
+  digestDialect?: DigestDialectId;
+}
+
+export interface SenderOptions extends CallOptions {
+  argv: string[];
+  onExchange?: (exchange: ProviderExchange) => void;
+}
+
+const encoder = new TextEncoder();
+
+/** The Host's view of an answer: exit 0, on time, and a response object with status ok. */
+export function acceptedOk(e: ProviderExchange | undefined): boolean {
+  return e !== undefined && responseObject(e)?.status === "ok";
+}
+
+/** What a request means apart from its request_id and input_digest: equal shapes are the same request. */
+export function shapeOf(value: JsonObject): string {
+  const { request_id: _id, input_digest: _digest, ...rest } = value;
+  return canonicalJson(rest);
+}
+
+/**
+ * Sends requests to the Provider, one process each, and records them in the transcript. Keeps
+ * the digest dialect invocations are bound in: it starts as the kit's default and becomes the
+ * Provider's own when the Provider refuses an invocation the dialects disagree about and
+ * accepts the same request bound in another dialect.
+ */
+export class ProviderSender {
+  dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT;
+  private readonly byShape = new Map<string, ProviderExchange>();
+
+  constructor(
+    private readonly options: SenderOptions,
+    private readonly transcript: ProviderTranscript,
+  ) {}
+
+  async call(sent: Sent): Promise<ProviderExchange> {
+    const { argv, onExchange, ...callOptions } = this.options;
+    const { stdout, stderr, outcome } = await callProvider(argv, sent.bytes, callOptions);
+    if (outcome.spawnError !== undefined && this.transcript.exchanges.length === 0) {
+      throw new KitError("candidate_not_found", `cannot start ${argv[0]}: ${outcome.spawnError.code} ${outcome.spawnError.message}`);
+    }
+    const exchange: ProviderExchange = {
+      seq: this.transcript.exchanges.length + 1,
+      scenario: sent.scenario,
+      purpose: sent.purpose,
+      method: sent.method,
+      requestId: sent.requestId,
+      request: sent.bytes,
+      timeoutMs: callOptions.timeoutMs,
+      outcome,
+      stdout,
+      stderr,
+      ...(sent.value ? { requestValue: sent.value } : {}),
+      ...(sent.budgetMs !== undefined ? { budgetMs: sent.budgetMs } : {}),
+      ...(sent.controlSeq !== undefined ? { controlSeq: sent.controlSeq } : {}),
+      ...(sent.controlLabel !== undefined ? { controlLabel: sent.controlLabel } : {}),
+      ...(sent.digestDialect !== undefined ? { digestDialect: sent.digestDialect } : {}),
+    };
+    this.transcript.exchanges.push(exchange);
+    if (sent.value !== undefined && !sent.purpose.startsWith("hostile:")) {
+      const shape = shapeOf(sent.value);
+      if (!acceptedOk(this.byShape.get(shape))) this.byShape.set(shape, exchange);
+    }
+    onExchange?.(exchange);
+    return exchange;
+  }
+
+  /** An earlier well-formed request that was exactly `value` apart from request_id and input_digest. */
+  sentBefore(value: JsonObject): ProviderExchange | undefined {
+    return this.byShape.get(shapeOf(value));
+  }
+
+  /** Sends a well-formed request the kit built (invocations bound in `dialect`, default the current one). */
+  send(purpose: Purpose, scenario: string, value: JsonObject, extra: Partial<Sent> = {}, dialect?: DigestDialectId): Promise<ProviderExchange> {
+    const invoke = value.method === "invoke";
+    const chosen = dialect ?? this.dialect;
+    const request = invoke ? bind(value, chosen) : value;
+    assertKitRequest(request);
+    return this.call({
+      purpose,
+      scenario,
+      method: String(request.method),
+      requestId: String(request.request_id),
+      bytes: encoder.encode(wireJson(request)),
+      value: request,
+      ...(invoke ? { digestDialect: chosen } : {}),
+      ...extra,
+    });
+  }
+
+  /**
+   * Sends a well-formed request; when it is an invocation the dialects disagree about and the
+   * Provider refuses it, sends it again bound in each other dialect. The first that gets further
+   * (an ok answer, or any answer where the first got a failed exit) becomes the dialect for what
+   * follows, and the refusal is marked as a dialect refusal.
+   */
+  async valid(purpose: Purpose, scenario: string, value: JsonObject, extra: Partial<Sent> = {}): Promise<ProviderExchange> {
+    const first = await this.send(purpose, scenario, value, extra);
+    if (value.method !== "invoke" || acceptedOk(first) || !dialectSensitive(first.request)) return first;
+    for (const other of DIGEST_DIALECTS.filter((d) => d.id !== first.digestDialect)) {
+      const retry = await this.send(purpose, `${scenario} (bound in the ${other.id} dialect)`, { ...value, request_id: `${String(value.request_id)}-${other.id}` }, extra, other.id);
+      if (gotFurther(retry, first)) {
+        first.dialectRefused = true;
+        this.adopt(other.id);
+        return retry;
+      }
+    }
+    return first;
+  }
+
+  /** Binds what follows in `dialect`, and says so in the report's notes. */
+  adopt(dialect: DigestDialectId): void {
+    if (dialect === this.dialect) return;
+    this.transcript.context.notes.push(`The Provider refused invocations bound in the ${this.dialect} digest dialect and accepted them in ${dialect}: the kit bound the remaining invocations in ${dialect}.`);
+    this.dialect = dialect;
+  }
+}
