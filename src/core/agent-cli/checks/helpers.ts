@@ -22,7 +22,7 @@ export interface AgentRun {
   offline: boolean;
 }
 
-type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;
+export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;
 
 export const skip = (reason: string): Unjudged => ({ outcome: "skip", reason });
 export const notApplicable = (reason: string): Unjudged => ({ outcome: "not-applicable", reason });

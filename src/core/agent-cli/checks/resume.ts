@@ -2,7 +2,7 @@ import type { Check } from "../../report/judge.js";
 import { callsIn, userText } from "../analysis.js";
 import { modelCause } from "../causes.js";
 import type { Transcript } from "../types.js";
-import { finding, judgeEach, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { allSegments } from "./turns.js";
 
 const ID = "agent-cli/resume";
@@ -26,7 +26,17 @@ function resumed(run: AgentRun): Resumed[] {
     );
 }
 
-const NONE = skip("no process was relaunched with --resume: the resume scenario needs a session_id from the first process (see agent-cli/session/init-event) and --scenario resume");
+/**
+ * Nothing was resumed: not applicable when the first process reported no session id (resume
+ * is optional), skipped when it did but no relaunch happened.
+ */
+function none(run: AgentRun): Unjudged {
+  const scenario = run.transcripts.find((t) => t.scenario === "resume" && t.stdoutOnly !== true);
+  const first = scenario === undefined ? undefined : processesOf(scenario)[0];
+  const reported = first?.lines.some((l) => typeof l.object?.session_id === "string") ?? false;
+  if (first !== undefined && !reported) return notApplicable("the first process reported no session_id, so there is nothing to resume: resume is optional in the contract");
+  return skip("no process was relaunched with --resume: the resume scenario needs a valid session_id from its first process (see agent-cli/session) and runs with --scenario resume");
+}
 
 function resumedTurn(run: AgentRun, r: Resumed) {
   return allSegments({ ...run, transcripts: [r.transcript] }).find(({ segment }) => segment.process === r.process)?.segment;
@@ -43,7 +53,7 @@ export const resumeChecks: Check<AgentRun>[] = [
           const ok = turn?.terminal?.object?.type === "result" ? turn.terminal.object.is_error === false : turn?.terminal !== undefined;
           return ok ? [] : [finding(`${ID}/accepts-id`, { transcript: r.transcript, lines: turn?.output.slice(-2) ?? [] }, `launched with --resume ${r.id}, the CLI did not answer a turn with success`, { seen: show(turn?.terminal?.object?.result) })];
         },
-        NONE,
+        none(run),
       ),
   },
   {
@@ -55,7 +65,7 @@ export const resumeChecks: Check<AgentRun>[] = [
           const line = processesOf(r.transcript).find((v) => v.process === r.process)?.lines.find((l) => typeof l.object?.session_id === "string" && l.object.session_id !== r.id);
           return line === undefined ? [] : [finding(`${ID}/keeps-id`, { transcript: r.transcript, lines: [line] }, "the resumed process reports another session_id", { expected: show(r.id), seen: show(line.object?.session_id) })];
         },
-        skip("the resumed process reported no session_id"),
+        notApplicable("the resumed process reported no session_id: the id is optional"),
       ),
   },
   {
@@ -75,7 +85,7 @@ export const resumeChecks: Check<AgentRun>[] = [
           const missing = earlier.filter((text) => !body.includes(JSON.stringify(text).slice(1, -1)));
           return missing.length === 0 ? [] : [finding(`${ID}/history-restored`, where, "the first model request after --resume does not carry the earlier turn (the contract leaves this to the CLI)", { expected: show(missing[0]) })];
         },
-        NONE,
+        none(run),
       );
     },
   },

@@ -2,10 +2,13 @@ import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { userTurns, type OutLine } from "../analysis.js";
 import { decisiveStderrLine, exitedAtStart } from "../causes.js";
-import { allProcesses, finding, judgeEach, show, skip, type AgentRun } from "./helpers.js";
+import { allProcesses, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
 import { SESSION_ID } from "./output.js";
 
 const ID = "agent-cli/session";
+
+/** The session id is optional (resume needs one): a CLI that reports none has nothing to judge here. */
+const NO_SESSION_ID = notApplicable("no event carried a session_id: the id is optional (the Desktop needs one only to resume the conversation)");
 
 function withSessionId(lines: readonly OutLine[]): OutLine[] {
   return lines.filter((l) => l.object !== undefined && Object.hasOwn(l.object, "session_id"));
@@ -52,7 +55,7 @@ export const sessionChecks: Check<AgentRun>[] = [
           const id = line.object?.session_id;
           return typeof id === "string" && SESSION_ID.test(id) ? [] : [finding(`${ID}/id-form`, { transcript, lines: [line] }, "session_id does not match ^[A-Za-z0-9._:-]{1,256}$", { seen: show(id) })];
         },
-        skip("no event carried a session_id"),
+        NO_SESSION_ID,
       ),
   },
   {
@@ -66,7 +69,7 @@ export const sessionChecks: Check<AgentRun>[] = [
           const other = lines.find((l) => l.object?.session_id !== first.object?.session_id);
           return other === undefined ? [] : [finding(`${ID}/stable-id`, { transcript, lines: [first, other] }, "the session_id changed within one process", { expected: show(first.object?.session_id), seen: show(other.object?.session_id) })];
         },
-        skip("no event carried a session_id"),
+        NO_SESSION_ID,
       ),
   },
 ];

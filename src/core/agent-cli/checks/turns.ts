@@ -39,7 +39,7 @@ function results(run: AgentRun): { transcript: Transcript; line: OutLine; result
   );
 }
 
-const NO_RESULTS = skip("the CLI wrote no result event: see agent-cli/turns/one-terminal-per-turn");
+const NO_RESULTS = notApplicable("the CLI wrote no result event (a raw stream may end its turns with message_stop)");
 
 /** Consistent error results only: an inconsistent one fails result-shape. */
 function errorResults(run: AgentRun): ReturnType<typeof results> {
