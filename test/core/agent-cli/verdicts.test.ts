@@ -156,12 +156,46 @@ describe("what the contract leaves optional", () => {
 });
 
 describe("turn order", () => {
+  it("reports turns answered out of order once, under terminal-in-order, not again as text fidelity", () => {
+    const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").user("b [[awp-fixture turn=queued-2]]");
+    s.model({ directive: { turn: "queued-2" }, replyText: "The second answer." }).deltas("The second answer.").success("The second answer.");
+    s.model({ directive: { turn: "queued-1" }, replyText: "The first answer." }).deltas("The first answer.").success("The first answer.");
+    const r = results(s);
+    expect(r.get("agent-cli/turns/terminal-in-order")?.status).toBe("fail");
+    expect(r.get("agent-cli/fidelity/streamed-text")?.status).not.toBe("fail");
+    expect(r.get("agent-cli/fidelity/result-text")?.status).not.toBe("fail");
+  });
+
   it("says a CLI answered queued turns out of order when the later turn reached the model first", () => {
     const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").user("b [[awp-fixture turn=queued-2]]");
     s.model({ directive: { turn: "queued-2" }, replyText: "B" }).deltas("B").success("B").model({ directive: { turn: "queued-1" }, replyText: "A" }).deltas("A").success("A");
     const r = results(s).get("agent-cli/turns/terminal-in-order");
     expect(r?.status).toBe("fail");
     expect(r?.findings[0]?.message).toContain("answered out of order");
+  });
+});
+
+describe("queued lines merged into one turn (as Claude Code does)", () => {
+  it("fails one-terminal-per-turn for the line left unanswered, even though the kit stopped the process afterwards, and names the merge", () => {
+    const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").user("b [[awp-fixture turn=queued-2]]").user("c [[awp-fixture turn=queued-3]]");
+    s.model({ directive: { turn: "queued-1" }, replyText: "A", userText: "a [[awp-fixture turn=queued-1]]" }).deltas("A").success("A");
+    s.model({ directive: { turn: "queued-3" }, replyText: "C", userText: "b [[awp-fixture turn=queued-2]]\n\nc [[awp-fixture turn=queued-3]]" }).deltas("C").success("C");
+    s.events.push({ kind: "timeout", t: 5000, process: 1, waitingFor: "the terminal event of turn queued-3", afterMs: 30000 });
+    s.events.push({ kind: "action", t: 5001, process: 1, action: "stop" });
+    s.exit(null, true);
+    const r = results(s);
+    expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).toBe("fail");
+    expect(r.get("agent-cli/turns/terminal-in-order")?.findings[0]?.message).toContain("merged into one model request");
+  });
+
+  it("leaves a scripted failure's own unanswered turn to agent-cli/failures", () => {
+    const s = new Script("failures-stall").launch().user("x [[awp-fixture turn=fail-stall stall=1]]").model({ directive: { turn: "fail-stall", stall: true }, outcome: "stalled" });
+    s.events.push({ kind: "timeout", t: 5000, process: 1, waitingFor: "the terminal event of turn fail-stall", afterMs: 180000 });
+    s.events.push({ kind: "action", t: 5001, process: 1, action: "stop" });
+    s.exit(null, true);
+    const r = results(s);
+    expect(r.get("agent-cli/failures/model-stall")?.status).toBe("fail");
+    expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).not.toBe("fail");
   });
 });
 

@@ -15,6 +15,33 @@ export function modelPieces(transcript: Transcript, segment: Segment): string[] 
     .map((c) => c.replyText);
 }
 
+/**
+ * The turn shows another turn's reply instead of its own: it was answered out of order (or
+ * merged), which agent-cli/turns/terminal-in-order reports; comparing texts would only
+ * repeat that under another clause.
+ */
+function showsAnotherTurn(transcript: Transcript, segment: Segment, text: string, own: readonly string[]): boolean {
+  if (own.every((piece) => text.includes(piece))) return false;
+  const others = allSegments({ transcripts: [transcript] })
+    .filter(({ segment: other }) => other.process === segment.process && other !== segment && other.input !== undefined)
+    .flatMap(({ segment: other }) => modelPieces(transcript, other))
+    .filter((piece) => !own.includes(piece));
+  return others.some((piece) => text.includes(piece));
+}
+
+/** Successful turns with model text to compare, that are not another turn's answer. */
+function comparable(run: AgentRun, text: (segment: Segment) => string | undefined): { transcript: Transcript; segment: Segment; pieces: string[]; seen: string }[] {
+  return allSegments(run).flatMap(({ transcript, segment }) => {
+    const seen = isSuccess(segment) ? text(segment) : undefined;
+    if (seen === undefined) return [];
+    const model = modelPieces(transcript, segment);
+    // A plain stdout capture has no model side: the streamed text is what the result must carry.
+    const pieces = model.length > 0 ? model : transcript.stdoutOnly === true ? [streamedText(segment.output)] : [];
+    if (pieces.length === 0 || showsAnotherTurn(transcript, segment, seen, model)) return [];
+    return [{ transcript, segment, pieces, seen }];
+  });
+}
+
 export const fidelityChecks: Check<AgentRun>[] = [
   {
     clause: "agent-cli/fidelity/streamed-text",
@@ -22,10 +49,8 @@ export const fidelityChecks: Check<AgentRun>[] = [
       const cause = modelCause(run.transcripts);
       if (cause !== undefined) return skip(cause);
       return judgeEach(
-        allSegments(run).filter(({ transcript, segment }) => isSuccess(segment) && modelPieces(transcript, segment).length > 0),
-        ({ transcript, segment }) => {
-          const pieces = modelPieces(transcript, segment);
-          const seen = streamedText(segment.output);
+        comparable(run, (segment) => (segment.input === undefined ? undefined : streamedText(segment.output))),
+        ({ transcript, segment, pieces, seen }) => {
           const problem = findPiecesInOrder(seen, pieces);
           return problem === undefined ? [] : [finding("agent-cli/fidelity/streamed-text", { transcript, lines: segment.output.slice(-3) }, `the model's text does not reach the streamed text intact: ${problem.message}`, { expected: show(pieces[problem.piece]), seen: show(seen) })];
         },
@@ -39,12 +64,8 @@ export const fidelityChecks: Check<AgentRun>[] = [
       const cause = modelCause(run.transcripts);
       if (cause !== undefined) return skip(cause);
       return judgeEach(
-        allSegments(run).filter(({ segment }) => isSuccess(segment) && typeof segment.terminal?.object?.result === "string"),
-        ({ transcript, segment }) => {
-          const result = segment.terminal?.object?.result as string;
-          // A plain stdout capture has no model side: the streamed text is what the result must carry.
-          const model = modelPieces(transcript, segment);
-          const pieces = model.length > 0 ? model : [streamedText(segment.output)];
+        comparable(run, (segment) => (typeof segment.terminal?.object?.result === "string" ? segment.terminal.object.result : undefined)),
+        ({ transcript, segment, pieces, seen: result }) => {
           const problem = findPiecesInOrder(result, pieces);
           return problem === undefined ? [] : [finding("agent-cli/fidelity/result-text", { transcript, lines: segment.terminal ? [segment.terminal] : [] }, `the success result does not carry the whole text of the turn: ${problem.message}`, { expected: show(pieces[problem.piece]), seen: show(result) })];
         },

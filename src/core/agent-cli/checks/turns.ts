@@ -1,6 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { callsIn, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
+import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
@@ -14,7 +14,7 @@ type Seg = { transcript: Transcript; segment: Segment };
  * Every judged turn of the run. Turns of a process that exited before answering its first
  * turn are left out: that is a refused launch, judged once by session/stays-up.
  */
-export function allSegments(run: AgentRun): Seg[] {
+export function allSegments(run: Pick<AgentRun, "transcripts">): Seg[] {
   return run.transcripts.flatMap((transcript) => {
     const views = processesOf(transcript);
     const refused = new Set(views.filter(exitedAtStart).map((v) => v.process));
@@ -28,8 +28,12 @@ export function missingTerminal(transcript: Transcript, segment: Segment): "host
   const view = processesOf(transcript).find((v) => v.process === segment.process);
   const ended = view === undefined ? undefined : hostEndedAt(view);
   const exit = view?.exit;
-  if (ended !== undefined && ended > segment.input.at && (exit === undefined || ended < exit.at)) return "host";
-  if (exit !== undefined && exit.at > segment.input.at && !exit.killedByKit) return "exited";
+  // The kit waited for a terminal event and gave up first: the stop that follows is its cleanup.
+  const at = segment.input.at;
+  const gaveUp = view?.events.some(({ event, at: when }) => event.kind === "timeout" && /terminal event/.test(event.waitingFor) && when > at && (ended === undefined || when < ended)) ?? false;
+  if (gaveUp) return "waiting";
+  if (ended !== undefined && ended > at && (exit === undefined || ended < exit.at)) return "host";
+  if (exit !== undefined && exit.at > at && !exit.killedByKit) return "exited";
   return "waiting";
 }
 
@@ -93,6 +97,12 @@ function toolUseNames(output: readonly OutLine[]): string[] {
   });
 }
 
+/** A turn whose directive scripts a model failure (an HTTP error status, a stall). */
+function scriptedFailure(segment: Segment): boolean {
+  const directive = directiveOf(segment.input?.message);
+  return directive !== undefined && (Number(directive.status) >= 400 || directive.stall === "1");
+}
+
 /** Tool names a model request offered (OpenAI function tools or Anthropic tools). */
 export function offeredTools(call: ModelCall): string[] {
   const body = call.body;
@@ -117,7 +127,8 @@ export const turnChecks: Check<AgentRun>[] = [
   {
     clause: `${ID}/one-terminal-per-turn`,
     judge: (run) => {
-      const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
+      // A scripted model failure's own turn is judged by agent-cli/failures (with its own bound).
+      const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && !scriptedFailure(segment) && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
       const strays = allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true).flatMap(({ transcript, item }) => item.unattributed.filter((l) => l.object?.type === "result" || l.object?.type === "message_stop").map((line) => ({ transcript, line })));
       const judged = judgeEach(
         live,
@@ -150,10 +161,14 @@ export const turnChecks: Check<AgentRun>[] = [
           const first = early[0];
           if (first === undefined) return [];
           const at = (call: ModelCall | undefined): number => Math.round(call?.startT ?? 0);
+          const mine = turnTagOf(segment.input?.message);
+          const merged = mine !== undefined && new RegExp(`turn=${mine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|\\])`).test(first.call.userText);
           const overtook = own === undefined || (first.call.startT ?? first.t) < (own.startT ?? 0);
-          const message = overtook
-            ? `answered out of order: the model received turn ${tag}'s request before this turn's`
-            : `the next turn (${tag}) was sent to the model before this turn's terminal event (prefetched, or merged into this turn)`;
+          const message = merged
+            ? `this turn and the next (${tag}) were merged into one model request, answered by one terminal event`
+            : overtook
+              ? `answered out of order: the model received turn ${tag}'s request before this turn's`
+              : `the next turn (${tag}) was sent to the model before this turn's terminal event (prefetched)`;
           return [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, message, { expected: "turns answered one after the other", seen: `model call #${first.call.seq} (turn ${tag}) at ${at(first.call)} ms${own !== undefined ? `, this turn's first call #${own.seq} at ${at(own)} ms` : ""}, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })];
         },
         notApplicable("no two consecutive turns with model calls to compare"),
