@@ -168,7 +168,7 @@ export const turnChecks: Check<AgentRun>[] = [
             ? `this turn and the next (${tag}) were merged into one model request, answered by one terminal event`
             : overtook
               ? `answered out of order: the model received turn ${tag}'s request before this turn's`
-              : `the next turn (${tag}) was sent to the model before this turn's terminal event (prefetched)`;
+              : `the next turn (${tag}) was sent to the model before this turn's terminal event`;
           return [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, message, { expected: "turns answered one after the other", seen: `model call #${first.call.seq} (turn ${tag}) at ${at(first.call)} ms${own !== undefined ? `, this turn's first call #${own.seq} at ${at(own)} ms` : ""}, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })];
         },
         notApplicable("no two consecutive turns with model calls to compare"),
