@@ -1,8 +1,8 @@
-import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import { KitError } from "../core/errors.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { readInputFile } from "../core/inputs/index.js";
 import { kitVersion, packageRoot } from "../core/paths.js";
-import { describeSchemaErrors, kitSchema } from "../core/schema.js";
+import { checkReplay } from "./replay-check.js";
 import type { ProviderCase, ReplayCase, SerializedProviderCase, AgentStep } from "./types.js";
 
 export interface ReplayCandidate {
@@ -113,15 +113,13 @@ export function writeReplay(dir: string, file: ReplayFile): string {
   return path;
 }
 
+/**
+ * Reads a replay file: within the replay limits, strict JSON, the replay schema and the
+ * checks of replay-check.ts (what it would launch, and for how long), so that a hostile
+ * file is a usage error naming what is wrong, never a crash or an endless replay.
+ * Running what it names is replay-run.ts's decision, not this reader's.
+ */
 export function readReplay(path: string): ReplayFile {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(resolve(path), "utf8"));
-  } catch (error) {
-    throw new KitError("usage", `cannot read replay file ${path}: ${(error as Error).message}`);
-  }
-  const validate = kitSchema("replay.schema.json");
-  if (!validate(value)) throw new KitError("usage", `${path} is not a replay file: ${describeSchemaErrors(validate.errors)}`);
-  const file = value as ReplayFile;
+  const file = checkReplay(readInputFile(path, "replay"), path);
   return { ...file, candidate: { ...file.candidate, argv: file.candidate.argv.map(local) } };
 }

@@ -48,7 +48,7 @@ describe("awp-conformance fuzz --protocol provider", () => {
     expect(depth(request(found!.replay).event.tool.input)).toBe(20);
     expect(result.stdout).toContain(`seed 7, path ${found?.replay.path}`);
     expect(result.stdout).toContain(`replay: awp-conformance replay ${found?.file}`);
-    const again = await runCli(["replay", found!.file]);
+    const again = await runCli(["replay", found!.file, "--yes"]);
     expect(again).toMatchObject({ code: 1 });
     expect(again.stdout).toMatch(/^STILL FAILING: provider\/transport\/valid-request-exits-zero/);
     const fixed = await runCli(["replay", found!.file, REFERENCE]);
@@ -96,7 +96,7 @@ describe("golden/regressions", () => {
     it(`${name} still fails on its candidate and passes on the reference`, async () => {
       const file = join(folder, name);
       const { protocol } = JSON.parse(readFileSync(file, "utf8")) as { protocol: string };
-      const still = await runCli(["replay", file]);
+      const still = await runCli(["replay", file, "--yes"]);
       expect(still.stdout).toMatch(/^STILL FAILING: /);
       expect(still.code).toBe(1);
       const reference = protocol === "provider" ? [REFERENCE] : [join(ROOT, "examples/reference-agent-cli/agent-cli.mjs")];
