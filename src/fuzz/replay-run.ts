@@ -6,7 +6,7 @@ import type { Finding } from "../core/report/types.js";
 import { shellQuote } from "../runner/provider/reproduce.js";
 import { runAgentSteps } from "./agent-cli/index.js";
 import { evaluateProviderCase } from "./provider-run.js";
-import { deserializeCase, type ReplayFile } from "./replay.js";
+import { deserializeCase, KIT_ENV_VALUES, type ReplayFile } from "./replay.js";
 import type { SerializedProviderCase } from "./types.js";
 
 /** Reruns the one case of a replay file against argv and returns every finding it produces. */
@@ -24,9 +24,6 @@ export async function replayCase(file: ReplayFile, argv: string[]): Promise<Find
   });
   return findings;
 }
-
-/** Environment values the kit fills in itself (loopback fixture URLs, the session's key): nothing from the file runs. */
-const KIT_VALUES = new Set(["{{fixture.openai}}", "{{fixture.anthropic}}", "{{fixture.token}}"]);
 
 /** How replay may ask before it runs what a file names. */
 export interface ReplayConsent {
@@ -52,7 +49,7 @@ const quote = (arg: string): string => printable(shellQuote(arg));
 export async function consentedArgv(file: ReplayFile, path: string, candidate: string[] | undefined, consent: ReplayConsent): Promise<string[]> {
   const argv = candidate ?? file.candidate.argv;
   // A provider replay launches with the kit's environment; only an agent-cli replay applies the file's.
-  const env = file.protocol === "agent-cli" ? Object.entries(file.candidate.env ?? {}).filter(([, value]) => !KIT_VALUES.has(value)) : [];
+  const env = file.protocol === "agent-cli" ? Object.entries(file.candidate.env ?? {}).filter(([, value]) => !KIT_ENV_VALUES.has(value)) : [];
   if (candidate === undefined && argv.length === 0) throw new KitError("usage", `${path}: the replay file names no candidate`);
   if (candidate !== undefined && env.length === 0) return argv;
   const lines = [

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { readInputFile } from "../core/inputs/index.js";
+import { shellQuote } from "../runner/provider/reproduce.js";
 import { kitVersion, packageRoot } from "../core/paths.js";
 import { checkReplay } from "./replay-check.js";
 import type { ProviderCase, ReplayCase, SerializedProviderCase, AgentStep } from "./types.js";
@@ -31,6 +32,9 @@ export interface ReplayFile {
 }
 
 const KIT = "${kit}";
+
+/** Environment values the kit fills in itself (loopback fixture URLs, the session's key): none runs anything from a file. */
+export const KIT_ENV_VALUES: ReadonlySet<string> = new Set(["{{fixture.openai}}", "{{fixture.anthropic}}", "{{fixture.token}}"]);
 
 /** Paths inside the kit become ${kit}/..., so replay files in golden/ work from any clone. */
 function portable(path: string): string {
@@ -102,6 +106,17 @@ export function replayFileOf(failure: NewReplay): ReplayFile {
     candidate: { ...failure.candidate, argv: failure.candidate.argv.map(portable) },
     case: failure.replay.protocol === "provider" ? failure.replay.case : { steps: failure.replay.steps },
   };
+}
+
+/**
+ * The command that replays a saved case against the candidate it was found on, named
+ * explicitly (replay runs no command from the file on its own); `--yes` only when the
+ * candidate's environment holds values of its own, which replay would otherwise ask about.
+ */
+export function replayCommandLine(path: string, candidate: ReplayCandidate): string {
+  const literalEnv = Object.values(candidate.env ?? {}).some((value) => !KIT_ENV_VALUES.has(value));
+  const dashes = candidate.argv.slice(1).some((arg) => arg.startsWith("-")) ? ["--"] : [];
+  return ["awp-conformance", "replay", path, ...(literalEnv ? ["--yes"] : []), ...dashes, ...candidate.argv].map(shellQuote).join(" ");
 }
 
 /** Writes <dir>/replays/<clause>-<seed>.json and returns its path. */

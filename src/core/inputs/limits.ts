@@ -30,7 +30,7 @@ export const INPUT_LIMITS: Readonly<Record<InputKind, InputLimit>> = {
   report: { what: "report", maxBytes: 16 * MiB, maxDepth: 64, maxLineBytes: 16 * MiB, maxLines: 2_000_000 },
   replay: { what: "replay file", maxBytes: 16 * MiB, maxDepth: 128, maxLineBytes: 16 * MiB, maxLines: 2_000_000 },
   list: { what: "clause list", maxBytes: 1 * MiB, maxDepth: 1, maxLineBytes: 4096, maxLines: 100_000 },
-  config: { what: "configuration file", maxBytes: 1 * MiB, maxDepth: 64, maxLineBytes: 1 * MiB, maxLines: 1_000_000 },
+  config: { what: "configuration file", maxBytes: 1 * MiB, maxDepth: 32, maxLineBytes: 1 * MiB, maxLines: 1_000_000 },
   request: { what: "request file", maxBytes: 64 * MiB, maxDepth: 1, maxLineBytes: 64 * MiB, maxLines: 64 * MiB },
 };
 
