@@ -9,7 +9,8 @@ const COUNTS = ["total", "passed", "failed", "warnings", "expectedFailures", "fl
 /**
  * A saved report.json, checked before any reporter sees it: strict JSON within the report
  * limits, the report schema (the first offending path named), at most 1000 clause results
- * with ids of at most 128 characters and no id twice, numbers within ±2^53, and a summary
+ * with ids of at most 128 characters and no id twice, numbers within ±2^53, no control
+ * characters where the kit writes only its own words (titles, mode, version), and a summary
  * that agrees with the clause results (the exit code of `report FILE` comes from it).
  */
 export function parseSavedReport(bytes: Uint8Array, file: string): RunReport {
@@ -18,6 +19,11 @@ export function parseSavedReport(bytes: Uint8Array, file: string): RunReport {
   validateInput(value, "report.schema.json", file);
   const report = value as unknown as RunReport;
   if (report.clauses.length > REPORT_LIMITS.maxClauses) throw inputError(file, `/clauses holds ${report.clauses.length} results, more than the limit of ${REPORT_LIMITS.maxClauses}`);
+  // Fields the kit writes from its own catalogue and package, which reporters print as they are.
+  const plain: [string, string | undefined][] = [["/tool/version", report.tool.version], ["/mode", report.mode], ...report.clauses.map((c, i): [string, string] => [`/clauses/${i}/title`, c.title])];
+  for (const [path, text] of plain) {
+    if (text !== undefined && printable(text) !== text) throw inputError(file, `${path} contains a control character or a direction override (a clause title, mode or version never does)`);
+  }
   const seen = new Map<string, number>();
   report.clauses.forEach((clause, index) => {
     if (clause.id.length > REPORT_LIMITS.maxClauseIdChars) throw inputError(file, `/clauses/${index}/id is ${clause.id.length} characters long, more than the limit of ${REPORT_LIMITS.maxClauseIdChars}`);

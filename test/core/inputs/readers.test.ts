@@ -63,6 +63,11 @@ describe("saved reports", () => {
     expect(refusal(() => parseSavedReport(edit(REPORT, (r) => { r.summary.verdict = "conformant"; }), "F"))).toMatch(/^F: \/summary\/verdict is "conformant" but the clause results give "not-conformant"/);
   });
 
+  it("refuses terminal escapes where a report holds only the kit's own words", () => {
+    expect(refusal(() => parseSavedReport(edit(REPORT, (r) => (r.clauses[3].title = "ok \u001b[2J")), "F"))).toBe("F: /clauses/3/title contains a control character or a direction override (a clause title, mode or version never does)");
+    expect(refusal(() => parseSavedReport(edit(REPORT, (r) => (r.tool.version = "1\u202e")), "F"))).toMatch(/^F: \/tool\/version contains a control character/);
+  });
+
   it("accepts every report fixture, and a BOM and CRLF line ends", () => {
     for (const name of readdirSync(join(ROOT, "test/fixtures/reports")).filter((f) => f.endsWith(".json"))) {
       expect(() => parseSavedReport(readFileSync(join(ROOT, "test/fixtures/reports", name)), name)).not.toThrow();
