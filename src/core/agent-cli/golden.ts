@@ -1,4 +1,4 @@
-import { checkNumbers, checkText, excessDepthAt, INPUT_LIMITS, inputError, parseInputJson, printable, splitLines, validateInput, withoutBom } from "../inputs/index.js";
+import { checkNumbers, checkText, INPUT_LIMITS, inputError, parseInputJson, printable, scanJson, splitLines, validateInput, withoutBom } from "../inputs/index.js";
 import { parseJson } from "../json/index.js";
 import type { AgentMode, Transcript, TranscriptEvent } from "./types.js";
 
@@ -25,19 +25,26 @@ const EVENT_KINDS = ["launch", "send", "stdout", "stderr", "action", "exit", "ti
 /** Numbers a transcript holds are times, counts and codes; model request bodies are the candidate's own data. */
 const candidateData = (path: string): boolean => path === "/call/body";
 
-/** Whether the first line announces a kit transcript (an object whose kind is "header"). */
+/**
+ * Whether the first line announces a kit transcript (an object whose kind is "header"). A
+ * line too deep or too large to parse counts when it names the header kind near its start,
+ * so that its reader then says what is wrong with it.
+ */
 function isHeaderLine(line: Uint8Array): boolean {
   const body = withoutBom(line);
   let i = 0;
   while (body[i] === 0x20 || body[i] === 0x09) i++;
-  if (body[i] !== 0x7b || excessDepthAt(body, INPUT_LIMITS.transcript.maxDepth) !== -1) return false;
-  const value = parseJson(body, { maxBytes: body.length, maxDepth: INPUT_LIMITS.transcript.maxDepth }).value;
+  if (body[i] !== 0x7b) return false;
+  const { maxDepth, maxValues } = INPUT_LIMITS.transcript;
+  const scan = scanJson(body, maxDepth);
+  if (scan.deepAt !== -1 || scan.values > maxValues) return /"kind"\s*:\s*"header"/.test(Buffer.from(body.subarray(0, 4096)).toString("latin1"));
+  const value = parseJson(body, { maxBytes: body.length, maxDepth }).value;
   return value !== null && typeof value === "object" && !Array.isArray(value) && value.kind === "header";
 }
 
 /** One line of a kit transcript: strict JSON, then the schema of its kind (the first offending path named). */
-function eventLine(bytes: Uint8Array, name: string, line: number): TranscriptHeader | TranscriptEvent {
-  const value = parseInputJson(bytes, name, "transcript", { line, lenient: ["lone-surrogate", "integer-range"] });
+function eventLine(bytes: Uint8Array, name: string, line: number, budget: { values: number }): TranscriptHeader | TranscriptEvent {
+  const value = parseInputJson(bytes, name, "transcript", { line, budget, lenient: ["lone-surrogate", "integer-range"] });
   const kind = value !== null && typeof value === "object" && !Array.isArray(value) ? value.kind : undefined;
   const allowed = line === 1 ? ["header"] : EVENT_KINDS;
   if (typeof kind !== "string" || !allowed.includes(kind)) {
@@ -66,7 +73,8 @@ export function parseTranscript(input: string | Uint8Array, name: string, fallba
     const events: TranscriptEvent[] = lines.map((line, index) => ({ kind: "stdout", t: index, process: 1, line: decoder.decode(line) }));
     return { scenario: name, mode: fallbackMode, events, stdoutOnly: true };
   }
-  const parsed = lines.map((line, index) => eventLine(line, file, index + 1));
+  const budget = { values: INPUT_LIMITS.transcript.maxValues };
+  const parsed = lines.map((line, index) => eventLine(line, file, index + 1, budget));
   const header = parsed[0] as TranscriptHeader;
   return { scenario: header.scenario, mode: header.mode, events: parsed.slice(1) as TranscriptEvent[] };
 }

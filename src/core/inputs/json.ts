@@ -13,9 +13,14 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** Offset of the first bracket that opens a level deeper than maxDepth, or -1 (strings skipped). */
-export function excessDepthAt(bytes: Uint8Array, maxDepth: number): number {
+/**
+ * One pass over JSON text, strings skipped: the offset of the first bracket that opens a
+ * level deeper than maxDepth (or -1), and how many values the text holds at most (each
+ * bracket and each comma starts one), so a file's cost is known before anything is built.
+ */
+export function scanJson(bytes: Uint8Array, maxDepth: number): { deepAt: number; values: number } {
   let depth = 0;
+  let values = 1;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
@@ -23,11 +28,18 @@ export function excessDepthAt(bytes: Uint8Array, maxDepth: number): number {
       if (b === 0x5c) i++;
       else if (b === 0x22) inString = false;
     } else if (b === 0x22) inString = true;
+    else if (b === 0x2c) values++;
     else if (b === 0x5b || b === 0x7b) {
-      if (++depth > maxDepth) return i;
+      values++;
+      if (++depth > maxDepth) return { deepAt: i, values };
     } else if (b === 0x5d || b === 0x7d) depth--;
   }
-  return -1;
+  return { deepAt: -1, values };
+}
+
+/** Offset of the first bracket that opens a level deeper than maxDepth, or -1. */
+export function excessDepthAt(bytes: Uint8Array, maxDepth: number): number {
+  return scanJson(bytes, maxDepth).deepAt;
 }
 
 export interface JsonInputOptions {
@@ -35,21 +47,26 @@ export interface JsonInputOptions {
   line?: number;
   /** Issues that do not make the input malformed: values the kit itself writes faithfully. */
   lenient?: readonly JsonIssueKind[];
+  /** The values the file may still hold (JSON Lines: one budget for all lines); default the kind's maxValues. */
+  budget?: { values: number };
 }
 
 /**
  * Reads one JSON document of an input file strictly (src/core/json): one document, no
- * duplicate keys, no numbers outside the float range, nesting within the kind's limit
- * (checked before anything is built). A leading byte order mark is skipped.
+ * duplicate keys, no numbers outside the float range, nesting and the number of values
+ * within the kind's limits (checked before anything is built). A leading byte order mark is skipped.
  */
 export function parseInputJson(input: Uint8Array, file: string, kind: InputKind, options: JsonInputOptions = {}): JsonValue {
   // A whole file is text first (JSON Lines files were checked whole by their reader).
   if (options.line === undefined) checkText(input, file);
   const bytes = withoutBom(input);
   const lineOf = (offset: number): number => options.line ?? lineAt(bytes, offset);
-  const { maxDepth } = INPUT_LIMITS[kind];
-  const deep = excessDepthAt(bytes, maxDepth);
-  if (deep !== -1) throw inputError(file, `nested deeper than the limit of ${maxDepth} levels (line ${lineOf(deep)})`);
+  const { maxDepth, maxValues, what } = INPUT_LIMITS[kind];
+  const scan = scanJson(bytes, maxDepth);
+  if (scan.deepAt !== -1) throw inputError(file, `nested deeper than the limit of ${maxDepth} levels (line ${lineOf(scan.deepAt)})`);
+  const budget = options.budget ?? { values: maxValues };
+  budget.values -= scan.values;
+  if (budget.values < 0) throw inputError(file, `more than ${maxValues} JSON values, the ${what} limit${options.line !== undefined ? ` (line ${options.line})` : ""}`);
   const parsed = parseJson(bytes, { maxBytes: bytes.length, maxDepth });
   const lenient = new Set(options.lenient ?? []);
   const issue = parsed.issues.find((i) => !lenient.has(i.kind));

@@ -19,6 +19,8 @@ export interface InputLimit {
   maxLineBytes: number;
   /** Most lines. */
   maxLines: number;
+  /** Most JSON values (objects, arrays, members, elements) in the whole file: what parsing costs in memory. */
+  maxValues: number;
 }
 
 /**
@@ -26,12 +28,12 @@ export interface InputLimit {
  * guard, up to six times longer once escaped as JSON) and the model requests it sent.
  */
 export const INPUT_LIMITS: Readonly<Record<InputKind, InputLimit>> = {
-  transcript: { what: "transcript", maxBytes: 64 * MiB, maxDepth: 256, maxLineBytes: 32 * MiB, maxLines: 1_000_000 },
-  report: { what: "report", maxBytes: 16 * MiB, maxDepth: 64, maxLineBytes: 16 * MiB, maxLines: 2_000_000 },
-  replay: { what: "replay file", maxBytes: 16 * MiB, maxDepth: 128, maxLineBytes: 16 * MiB, maxLines: 2_000_000 },
-  list: { what: "clause list", maxBytes: 1 * MiB, maxDepth: 1, maxLineBytes: 4096, maxLines: 100_000 },
-  config: { what: "configuration file", maxBytes: 1 * MiB, maxDepth: 32, maxLineBytes: 1 * MiB, maxLines: 1_000_000 },
-  request: { what: "request file", maxBytes: 64 * MiB, maxDepth: 1, maxLineBytes: 64 * MiB, maxLines: 64 * MiB },
+  transcript: { what: "transcript", maxBytes: 64 * MiB, maxDepth: 256, maxLineBytes: 32 * MiB, maxLines: 1_000_000, maxValues: 4_000_000 },
+  report: { what: "report", maxBytes: 16 * MiB, maxDepth: 64, maxLineBytes: 16 * MiB, maxLines: 2_000_000, maxValues: 1_000_000 },
+  replay: { what: "replay file", maxBytes: 16 * MiB, maxDepth: 128, maxLineBytes: 16 * MiB, maxLines: 2_000_000, maxValues: 1_000_000 },
+  list: { what: "clause list", maxBytes: 1 * MiB, maxDepth: 1, maxLineBytes: 4096, maxLines: 100_000, maxValues: 0 },
+  config: { what: "configuration file", maxBytes: 1 * MiB, maxDepth: 32, maxLineBytes: 1 * MiB, maxLines: 1_000_000, maxValues: 1_000_000 },
+  request: { what: "request file", maxBytes: 64 * MiB, maxDepth: 1, maxLineBytes: 64 * MiB, maxLines: 64 * MiB, maxValues: 0 },
 };
 
 /**

@@ -63,6 +63,11 @@ describe("saved reports", () => {
     expect(refusal(() => parseSavedReport(edit(REPORT, (r) => { r.summary.verdict = "conformant"; }), "F"))).toMatch(/^F: \/summary\/verdict is "conformant" but the clause results give "not-conformant"/);
   });
 
+  it("refuses a report of more values than the limit before building them (memory)", () => {
+    const wide = `{"reportVersion":1,"options":{"x":[${"{},".repeat(1_000_000)}{}]}}`;
+    expect(refusal(() => parseSavedReport(utf8(wide), "F"))).toBe("F: more than 1000000 JSON values, the report limit");
+  });
+
   it("refuses terminal escapes where a report holds only the kit's own words", () => {
     expect(refusal(() => parseSavedReport(edit(REPORT, (r) => (r.clauses[3].title = "ok \u001b[2J")), "F"))).toBe("F: /clauses/3/title contains a control character or a direction override (a clause title, mode or version never does)");
     expect(refusal(() => parseSavedReport(edit(REPORT, (r) => (r.tool.version = "1\u202e")), "F"))).toMatch(/^F: \/tool\/version contains a control character/);
@@ -129,6 +134,14 @@ describe("transcripts and stdout captures", () => {
       else expect(got).toMatch(message);
     });
   }
+
+  it("counts the values of all lines against one budget, the header too", () => {
+    const call = '"seq":1,"api":"openai","method":"POST","path":"/","stream":false,"authorized":true,"userText":"","status":200,"replyText":"","outcome":"complete"';
+    const wide = (n: number): string => `{"kind":"model","t":1,"process":1,"call":{${call},"body":[${"0,".repeat(n)}0]}}`;
+    expect(refusal(() => parseTranscript(kit(wide(2_100_000), wide(2_100_000)), "x", "stream-json", "F"))).toBe("F: more than 4000000 JSON values, the transcript limit (line 3)");
+    const header = `${HEADER.slice(0, -1)},"description":[${"0,".repeat(4_000_000)}0]}\n`;
+    expect(refusal(() => parseTranscript(utf8(header), "x", "stream-json", "F"))).toBe("F: more than 4000000 JSON values, the transcript limit (line 1)");
+  });
 
   it("keeps a model request body as the candidate sent it (its numbers and depth are data)", () => {
     const call = { seq: 1, api: "openai", method: "POST", path: "/v1/chat/completions", stream: false, authorized: true, body: { n: 1e300, big: 123456789012345678901234567890, deep: JSON.parse(`${"[".repeat(200)}${"]".repeat(200)}`) }, userText: "", status: 200, replyText: "", outcome: "complete" };
