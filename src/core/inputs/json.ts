@@ -37,11 +37,6 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): { deepAt: number;
   return { deepAt: -1, values };
 }
 
-/** Offset of the first bracket that opens a level deeper than maxDepth, or -1. */
-export function excessDepthAt(bytes: Uint8Array, maxDepth: number): number {
-  return scanJson(bytes, maxDepth).deepAt;
-}
-
 export interface JsonInputOptions {
   /** The line of the file this document is on (JSON Lines); whole files count their own lines. */
   line?: number;
