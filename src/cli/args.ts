@@ -1,22 +1,26 @@
-import { readFileSync } from "node:fs";
 import { KitError } from "../core/errors.js";
+import { formatBytes, INPUT_LIMITS, readInputFile, type InputKind } from "../core/inputs/index.js";
 
 /** Repeated and comma-separated option values as one flat list. */
 export const list = (value: unknown): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter((v) => v !== "");
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+/** All of a stream, within the limit of `kind` (stdin given as "-"). */
+export async function readAll(stream: NodeJS.ReadableStream, kind: InputKind = "request"): Promise<Buffer> {
+  const { maxBytes, what } = INPUT_LIMITS[kind];
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  let total = 0;
+  for await (const chunk of stream) {
+    chunks.push(Buffer.from(chunk as Uint8Array));
+    total += (chunk as Uint8Array).length;
+    if (total > maxBytes) throw new KitError("usage", `stdin: more than ${formatBytes(maxBytes)}, the ${what} limit`);
+  }
   return Buffer.concat(chunks);
 }
 
-export function readFileOrFail(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw new KitError("usage", `cannot read ${path}: ${(error as Error).message}`);
-  }
+/** A regular file within the limit of `kind`; anything else is a usage error naming the path. */
+export function readFileOrFail(path: string, kind: InputKind = "request"): Buffer {
+  return readInputFile(path, kind);
 }
 
 export function colorWanted(): boolean {

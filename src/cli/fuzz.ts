@@ -7,7 +7,7 @@ import { fuzzAgentCli, FUZZ_AGENT_CLAUSES } from "../fuzz/agent-cli/index.js";
 import { mergeFuzz, type FuzzOutcome } from "../fuzz/merge.js";
 import { prepareProviderFuzz } from "../fuzz/prepare.js";
 import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
-import { replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
+import { replayCommandLine, replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
 import type { FuzzBudget, FuzzFailure } from "../fuzz/types.js";
 import { readLaunch } from "./agent-options.js";
 import { resolveCandidate } from "./candidate.js";
@@ -33,7 +33,8 @@ export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {
 function writeReplays(failures: FuzzFailure[], candidate: ReplayCandidate, outDir: string): void {
   for (const failure of failures) {
     failure.file = writeReplay(outDir, replayFileOf({ clause: failure.clause, message: failure.finding.message, seed: failure.seed, path: failure.path, candidate, replay: failure.replay }));
-    process.stdout.write(`fuzz: ${failure.clause} — ${failure.finding.message}\n  seed ${failure.seed}, path ${failure.path}\n  replay: awp-conformance replay ${failure.file}\n`);
+    failure.reproduce = replayCommandLine(failure.file, candidate);
+    process.stdout.write(`fuzz: ${failure.clause} — ${failure.finding.message}\n  seed ${failure.seed}, path ${failure.path}\n  replay: ${failure.reproduce}\n`);
   }
 }
 

@@ -1,13 +1,15 @@
-import { readFileSync } from "node:fs";
 import { KitError } from "../core/errors.js";
+import { readInputFile } from "../core/inputs/index.js";
 import { parseJson, type JsonValue } from "../core/json/index.js";
 import type { JsonObject } from "../core/provider/types.js";
 
+/** A configuration file: a regular file of at most 1 MiB (a request carrying it could not be larger). */
 function readText(path: string, what: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readInputFile(path, "config", "config_invalid").toString("utf8");
   } catch (error) {
-    throw new KitError("config_invalid", `cannot read ${what} ${path}: ${(error as Error).message}`);
+    if (error instanceof KitError) throw new KitError(error.code, `${what} ${error.message}`);
+    throw error;
   }
 }
 

@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
-import { KitError } from "../core/errors.js";
-import { applyExpectations, parseExpectations, type ExpectationEntry } from "../core/report/expectations.js";
+import { readInputFile } from "../core/inputs/index.js";
+import { applyExpectations, parseExpectationFile, type ExpectationEntry } from "../core/report/expectations.js";
 import type { CountedLevel, RunReport } from "../core/report/types.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
 
@@ -26,13 +25,7 @@ export function withReportOptions<T>(y: Argv<T>): Argv<T> {
 
 function readEntries(path: string | undefined): ExpectationEntry[] {
   if (path === undefined) return [];
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new KitError("usage", `cannot read ${path}: ${(error as Error).message}`);
-  }
-  return parseExpectations(text, path);
+  return parseExpectationFile(readInputFile(path, "list"), path);
 }
 
 export interface Finisher {

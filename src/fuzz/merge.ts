@@ -23,7 +23,7 @@ export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonl
     const found = fuzz.failures.filter((f) => f.clause === result.id).map((f) => ({
       ...f.finding,
       foundBy: "fuzz" as const,
-      ...(f.file !== undefined ? { reproduce: `awp-conformance replay ${f.file}` } : {}),
+      ...(f.file !== undefined ? { reproduce: f.reproduce ?? `awp-conformance replay ${f.file}` } : {}),
     }));
     if (found.length > 0) {
       const { reason: _reason, ...rest } = result;

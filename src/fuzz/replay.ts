@@ -1,8 +1,9 @@
-import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import { KitError } from "../core/errors.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { readInputFile } from "../core/inputs/index.js";
+import { shellQuote } from "../runner/provider/reproduce.js";
 import { kitVersion, packageRoot } from "../core/paths.js";
-import { describeSchemaErrors, kitSchema } from "../core/schema.js";
+import { checkReplay } from "./replay-check.js";
 import type { ProviderCase, ReplayCase, SerializedProviderCase, AgentStep } from "./types.js";
 
 export interface ReplayCandidate {
@@ -31,6 +32,9 @@ export interface ReplayFile {
 }
 
 const KIT = "${kit}";
+
+/** Environment values the kit fills in itself (loopback fixture URLs, the session's key): none runs anything from a file. */
+export const KIT_ENV_VALUES: ReadonlySet<string> = new Set(["{{fixture.openai}}", "{{fixture.anthropic}}", "{{fixture.token}}"]);
 
 /** Paths inside the kit become ${kit}/..., so replay files in golden/ work from any clone. */
 function portable(path: string): string {
@@ -104,6 +108,17 @@ export function replayFileOf(failure: NewReplay): ReplayFile {
   };
 }
 
+/**
+ * The command that replays a saved case against the candidate it was found on, named
+ * explicitly (replay runs no command from the file on its own); `--yes` only when the
+ * candidate's environment holds values of its own, which replay would otherwise ask about.
+ */
+export function replayCommandLine(path: string, candidate: ReplayCandidate): string {
+  const literalEnv = Object.values(candidate.env ?? {}).some((value) => !KIT_ENV_VALUES.has(value));
+  const dashes = candidate.argv.slice(1).some((arg) => arg.startsWith("-")) ? ["--"] : [];
+  return ["awp-conformance", "replay", path, ...(literalEnv ? ["--yes"] : []), ...dashes, ...candidate.argv].map(shellQuote).join(" ");
+}
+
 /** Writes <dir>/replays/<clause>-<seed>.json and returns its path. */
 export function writeReplay(dir: string, file: ReplayFile): string {
   const folder = join(dir, "replays");
@@ -113,15 +128,13 @@ export function writeReplay(dir: string, file: ReplayFile): string {
   return path;
 }
 
+/**
+ * Reads a replay file: within the replay limits, strict JSON, the replay schema and the
+ * checks of replay-check.ts (what it would launch, and for how long), so that a hostile
+ * file is a usage error naming what is wrong, never a crash or an endless replay.
+ * Running what it names is replay-run.ts's decision, not this reader's.
+ */
 export function readReplay(path: string): ReplayFile {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(resolve(path), "utf8"));
-  } catch (error) {
-    throw new KitError("usage", `cannot read replay file ${path}: ${(error as Error).message}`);
-  }
-  const validate = kitSchema("replay.schema.json");
-  if (!validate(value)) throw new KitError("usage", `${path} is not a replay file: ${describeSchemaErrors(validate.errors)}`);
-  const file = value as ReplayFile;
+  const file = checkReplay(readInputFile(path, "replay"), path);
   return { ...file, candidate: { ...file.candidate, argv: file.candidate.argv.map(local) } };
 }

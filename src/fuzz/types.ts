@@ -62,6 +62,8 @@ export interface FuzzFailure {
   replay: ReplayCase;
   /** Where the replay file was written (set by the caller that writes it). */
   file?: string;
+  /** The command that replays it against the same candidate (set with `file`). */
+  reproduce?: string;
 }
 
 export interface FuzzBudget {

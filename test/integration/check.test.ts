@@ -72,7 +72,7 @@ describe("awp-conformance check", () => {
     writeFileSync(file, '{"kind":"header","format":"awp-conformance-transcript","version":1,"protocol":"agent-cli","mode":"awp-jsonl","scenario":"x"}\n{"kind":"stdout","t":"soon"}\n');
     const result = await runCli(["check", file]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/bad\.jsonl:2: not a transcript line/);
+    expect(result.stderr).toMatch(/bad\.jsonl: the line lacks the required property "process" \(line 2\)/);
   });
 });
 

@@ -47,8 +47,10 @@ describe("awp-conformance fuzz --protocol provider", () => {
     expect(found?.replay.case.kind).toBe("valid");
     expect(depth(request(found!.replay).event.tool.input)).toBe(20);
     expect(result.stdout).toContain(`seed 7, path ${found?.replay.path}`);
-    expect(result.stdout).toContain(`replay: awp-conformance replay ${found?.file}`);
-    const again = await runCli(["replay", found!.file]);
+    // The printed command names the candidate, so it runs as printed (no --yes: nothing is taken from the file).
+    const printed = /replay: awp-conformance (replay .*)/.exec(result.stdout)?.[1] ?? "";
+    expect(printed).toBe(`replay ${found?.file} -- ${FAKE} --fault crash-on-nesting-20`);
+    const again = await runCli(printed.split(" "));
     expect(again).toMatchObject({ code: 1 });
     expect(again.stdout).toMatch(/^STILL FAILING: provider\/transport\/valid-request-exits-zero/);
     const fixed = await runCli(["replay", found!.file, REFERENCE]);
@@ -66,7 +68,7 @@ describe("awp-conformance fuzz --protocol provider", () => {
     const fuzzed = clause?.findings.filter((f) => f.foundBy === "fuzz") ?? [];
     expect(fuzzed).toHaveLength(1);
     expect(result.stdout).toMatch(/found by fuzzing: a well-formed request ended in a failed process/);
-    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-7\.json$/);
+    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-7\.json -- .*provider-fake\.mjs --fault crash-on-long-tool-name$/);
     const [found] = replays(out);
     expect([...request(found!.replay).event.tool.name]).toHaveLength(201);
   });
@@ -96,7 +98,7 @@ describe("golden/regressions", () => {
     it(`${name} still fails on its candidate and passes on the reference`, async () => {
       const file = join(folder, name);
       const { protocol } = JSON.parse(readFileSync(file, "utf8")) as { protocol: string };
-      const still = await runCli(["replay", file]);
+      const still = await runCli(["replay", file, "--yes"]);
       expect(still.stdout).toMatch(/^STILL FAILING: /);
       expect(still.code).toBe(1);
       const reference = protocol === "provider" ? [REFERENCE] : [join(ROOT, "examples/reference-agent-cli/agent-cli.mjs")];

@@ -5,9 +5,10 @@ import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
 import { parseTranscript, transcriptToJsonl } from "../../core/agent-cli/golden.js";
 import { judgeAgentRun } from "../../core/agent-cli/judge.js";
 import { SCENARIO_NAMES, type ScenarioName } from "../../core/agent-cli/scenarios.js";
-import type { AgentMode } from "../../core/agent-cli/types.js";
+import type { AgentMode, Transcript } from "../../core/agent-cli/types.js";
 import { makeSelector } from "../../core/clauses/patterns.js";
 import { KitError } from "../../core/errors.js";
+import { CHECK_LIMITS, formatBytes, readInputFile } from "../../core/inputs/index.js";
 import { kitVersion } from "../../core/paths.js";
 import { buildReport } from "../../core/report/build.js";
 import { exitCodeFor } from "../../core/report/judge.js";
@@ -15,9 +16,25 @@ import { makeRedactor } from "../../core/report/redact.js";
 import { startModelFixture } from "../../fixtures/index.js";
 import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
 import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
-import { candidateOf, colorWanted, list, readFileOrFail } from "../args.js";
+import { candidateOf, colorWanted, list } from "../args.js";
 import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+
+/** The recorded files of one check: each within the transcript limits, all together within CHECK_LIMITS. */
+function readTranscripts(files: string[], fallbackMode: AgentMode): Transcript[] {
+  let bytesSoFar = 0;
+  let eventsSoFar = 0;
+  const transcripts = files.map((file) => {
+    const bytes = readInputFile(file, "transcript");
+    bytesSoFar += bytes.length;
+    if (bytesSoFar > CHECK_LIMITS.maxBytes) throw new KitError("usage", `${file}: the transcripts of one check hold more than ${formatBytes(CHECK_LIMITS.maxBytes)} together; check them in smaller groups`);
+    const transcript = parseTranscript(bytes, basename(file), fallbackMode, file);
+    eventsSoFar += transcript.events.length;
+    if (eventsSoFar > CHECK_LIMITS.maxEvents) throw new KitError("usage", `${file}: the transcripts of one check hold more than ${CHECK_LIMITS.maxEvents} events together; check them in smaller groups`);
+    return transcript;
+  });
+  return transcripts;
+}
 
 export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
@@ -35,7 +52,7 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
       const files = list(a.transcripts);
       checkReporters(list(a.reporter));
       const finisher = reportFinisher(a as ReportArgs);
-      const transcripts = files.map((file) => parseTranscript(readFileOrFail(file).toString("utf8"), basename(file), a.mode as AgentMode));
+      const transcripts = readTranscripts(files, a.mode as AgentMode);
       const run: AgentRun = { mode: transcripts[0]?.mode ?? (a.mode as AgentMode), transcripts, turnTimeoutMs: 30_000, offline: true };
       const selection = { clause: list(a.clause), skip: list(a.skip) };
       const now = new Date();

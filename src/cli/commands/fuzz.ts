@@ -1,10 +1,10 @@
 import type { Argv } from "yargs";
-import { KitError } from "../../core/errors.js";
 import { exitCodeFor } from "../../core/report/judge.js";
 import type { Protocol } from "../../core/report/types.js";
 import { secretsOf as providerSecrets } from "../../core/provider/config.js";
 import { readReplay } from "../../fuzz/replay.js";
-import { replayCase } from "../../fuzz/replay-run.js";
+import { consentedArgv, replayCase } from "../../fuzz/replay-run.js";
+import { terminalConsent } from "../confirm.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { fuzzBudget, fuzzOnlyReport, fuzzPhase } from "../fuzz.js";
@@ -61,13 +61,17 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
 export function replayCommand(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "replay <file> [candidate] [args..]",
-    "rerun exactly one saved fuzz case; prints FIXED or STILL FAILING (optionally against another candidate)",
-    (c) => c.positional("file", { type: "string", demandOption: true }).positional("candidate", { type: "string" }).positional("args", { type: "string", array: true }),
+    "rerun exactly one saved fuzz case; prints FIXED or STILL FAILING. Give the candidate to replay against; the command recorded in the file runs only with --yes (or after a y on a terminal)",
+    (c) =>
+      c
+        .positional("file", { type: "string", demandOption: true })
+        .positional("candidate", { type: "string" })
+        .positional("args", { type: "string", array: true })
+        .option("yes", { type: "boolean", default: false, describe: "run the command (and environment values) the replay file names without asking: only for files you trust" }),
     async (a) => {
       const file = readReplay(a.file);
       const { candidate, rest } = candidateOf(a);
-      const argv = candidate !== undefined ? [candidate, ...rest] : file.candidate.argv;
-      if (argv.length === 0) throw new KitError("usage", "the replay file names no candidate");
+      const argv = await consentedArgv(file, a.file, candidate !== undefined ? [candidate, ...rest] : undefined, terminalConsent(a.yes));
       const findings = await replayCase(file, argv);
       const still = findings.filter((f) => f.clause === file.clause);
       if (still.length === 0) {

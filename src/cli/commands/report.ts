@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
-import { KitError } from "../../core/errors.js";
+import { parseSavedReport, readInputFile } from "../../core/inputs/index.js";
 import { exitCodeFor } from "../../core/report/judge.js";
-import type { RunReport } from "../../core/report/types.js";
-import { describeSchemaErrors, kitSchema } from "../../core/schema.js";
 import { colorWanted, list } from "../args.js";
 import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
@@ -19,19 +16,13 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
         .option("format", { type: "string", array: true, default: ["console"], describe: "one or more reporters" })
         .option("out", { type: "string", describe: "folder for file reporters (default: the report's folder)" }),
     (a) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(readFileSync(a.file, "utf8"));
-      } catch (error) {
-        throw new KitError("usage", `cannot read ${a.file}: ${(error as Error).message}`);
-      }
-      const validate = kitSchema("report.schema.json");
-      if (!validate(value)) throw new KitError("usage", `${a.file} is not an awp-conformance report: ${describeSchemaErrors(validate.errors)}`);
+      // A saved report may come from anyone: bounded, strict, schema-checked, and its summary must match its clauses.
+      const saved = parseSavedReport(readInputFile(a.file, "report"), a.file);
       const formats = list(a.format);
       checkReporters(formats);
       const args = a as ReportArgs;
       // Expectation files and --level re-judge the saved results; without them the verdict stays as saved.
-      const report = args.expectedFailures || args.flaky || args.level ? reportFinisher(args).finish(value as RunReport) : (value as RunReport);
+      const report = args.expectedFailures || args.flaky || args.level ? reportFinisher(args).finish(saved) : saved;
       const outDir = a.out ?? a.file.replace(/[^/\\]*$/, "") ?? ".";
       emitReport(report, { reporters: formats, outDir: outDir === "" ? "." : outDir, color: colorWanted(), ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
       setCode(exitCodeFor(report.summary));

@@ -2,28 +2,128 @@
  * Clause id patterns, shared by --clause, --skip and expected-failure files.
  * `*` matches within one path segment, `**` across segments; a pattern without
  * wildcards matches the id itself and every id below it (`provider/transport`).
+ *
+ * Patterns come from files that travel in pull requests, so matching must not depend on
+ * a backtracking regex (eight `*` against a 60-character id took minutes): a wildcard
+ * pattern is matched by one pass over its tokens, O(pattern length × id length).
  */
-export function compilePattern(pattern: string): RegExp {
-  const trimmed = pattern.trim().replace(/\/+$/, "");
-  let source = "";
-  for (let i = 0; i < trimmed.length; i++) {
-    const char = trimmed[i] as string;
-    if (char === "*") {
-      if (trimmed[i + 1] === "*") {
-        source += ".*";
-        i++;
-      } else {
-        source += "[^/]*";
-      }
-    } else {
-      source += char.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  const hasWildcard = trimmed.includes("*");
-  return new RegExp(hasWildcard ? `^${source}$` : `^${source}(?:/.*)?$`);
+
+/** A compiled pattern; a RegExp has the same shape, so both can be given to matchesAny. */
+export interface ClausePattern {
+  readonly source: string;
+  test(id: string): boolean;
 }
 
-export function matchesAny(id: string, patterns: readonly RegExp[]): boolean {
+/** -1: `*` (within a segment), -2: `**` (across segments), otherwise a char code. */
+type Token = number;
+const STAR = -1;
+const GLOBSTAR = -2;
+const SLASH = 0x2f;
+
+function tokenize(pattern: string): Token[] {
+  const tokens: Token[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] !== "*") tokens.push(pattern.charCodeAt(i));
+    else if (pattern[i + 1] === "*") {
+      tokens.push(GLOBSTAR);
+      i++;
+    } else tokens.push(STAR);
+  }
+  return tokens;
+}
+
+/**
+ * The set of id positions (0..n) reached so far, one bit a position in 32-bit words, advanced
+ * token by token: a literal shifts and masks, `*` fills forward through runs of non-slash
+ * characters (one carry-propagating addition), `**` fills everything from the first reached
+ * position. Cost: O(tokens × n / 32).
+ */
+interface IdBits {
+  words: number;
+  /** Bit j+1 set where id[j] is not a slash (the positions a `*` can move to). */
+  enter: Uint32Array;
+  /** Per character code: bit j+1 set where id[j] is that character (the positions a literal can move to). */
+  masks: Map<number, Uint32Array>;
+}
+
+/** The same few ids are matched against every pattern: their bit tables are kept (a bounded cache). */
+const tables = new Map<string, IdBits>();
+const TABLE_CACHE = 4096;
+
+function bitsOf(id: string): IdBits {
+  const known = tables.get(id);
+  if (known !== undefined) return known;
+  const n = id.length;
+  const words = (n >>> 5) + 1;
+  const enter = new Uint32Array(words);
+  const masks = new Map<number, Uint32Array>();
+  for (let j = 0; j < n; j++) {
+    const code = id.charCodeAt(j);
+    const bit = 1 << ((j + 1) & 31);
+    const w = (j + 1) >>> 5;
+    if (code !== SLASH) enter[w]! |= bit;
+    let mask = masks.get(code);
+    if (mask === undefined) masks.set(code, (mask = new Uint32Array(words)));
+    mask[w]! |= bit;
+  }
+  if (tables.size >= TABLE_CACHE) tables.clear();
+  const bits = { words, enter, masks };
+  tables.set(id, bits);
+  return bits;
+}
+
+function matchTokens(tokens: readonly Token[], id: string): boolean {
+  const n = id.length;
+  const { words, enter, masks } = bitsOf(id);
+  let reach = new Uint32Array(words);
+  let next = new Uint32Array(words);
+  reach[0] = 1;
+  for (const token of tokens) {
+    let any = 0;
+    if (token === GLOBSTAR) {
+      const first = reach.findIndex((w) => w !== 0);
+      if (first === -1) return false;
+      const low = 31 - Math.clz32(reach[first]! & -reach[first]!);
+      next.fill(0);
+      for (let w = first; w < words; w++) next[w] = 0xffffffff;
+      next[first] = (0xffffffff << low) >>> 0;
+      const last = n & 31;
+      next[words - 1]! &= last === 31 ? 0xffffffff : (1 << (last + 1)) - 1;
+      any = 1;
+    } else {
+      const mask = token === STAR ? enter : masks.get(token);
+      if (mask === undefined) return false;
+      let shiftCarry = 0;
+      let addCarry = 0;
+      for (let w = 0; w < words; w++) {
+        const v = reach[w]!;
+        const moved = (((v << 1) | shiftCarry) & mask[w]!) >>> 0;
+        shiftCarry = v >>> 31;
+        if (token !== STAR) {
+          next[w] = moved;
+        } else {
+          // Adding the seeds to the run mask carries through the rest of each run.
+          const sum = mask[w]! + moved + addCarry;
+          addCarry = sum > 0xffffffff ? 1 : 0;
+          next[w] = (v | (((sum >>> 0) ^ mask[w]!) & mask[w]!) | moved) >>> 0;
+        }
+        any |= next[w]!;
+      }
+    }
+    if (any === 0) return false;
+    [reach, next] = [next, reach];
+  }
+  return (reach[n >>> 5]! & (1 << (n & 31))) !== 0;
+}
+
+export function compilePattern(pattern: string): ClausePattern {
+  const trimmed = pattern.trim().replace(/\/+$/, "");
+  if (!trimmed.includes("*")) return { source: trimmed, test: (id) => id === trimmed || id.startsWith(`${trimmed}/`) };
+  const tokens = tokenize(trimmed);
+  return { source: trimmed, test: (id) => matchTokens(tokens, id) };
+}
+
+export function matchesAny(id: string, patterns: readonly ClausePattern[]): boolean {
   return patterns.some((pattern) => pattern.test(id));
 }
 

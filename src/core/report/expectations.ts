@@ -1,5 +1,9 @@
 import { KitError } from "../errors.js";
 import { compilePattern } from "../clauses/patterns.js";
+import { LIST_LIMITS } from "../inputs/limits.js";
+import { inputError } from "../inputs/read.js";
+import { checkText, splitLines, withoutBom } from "../inputs/text.js";
+import { printable } from "../inputs/json.js";
 import { summarize } from "./judge.js";
 import type { ClauseResult, CountedLevel, RunReport } from "./types.js";
 
@@ -12,18 +16,32 @@ export interface ExpectationEntry {
 
 const MODES = ["awp-jsonl", "stream-json"];
 
+/**
+ * Parses an --expected-failures or --flaky list. Errors read "FILE: what is wrong (line N)";
+ * at most 500 entries, each pattern at most 128 characters (see src/core/inputs/limits.ts).
+ */
 export function parseExpectations(text: string, source: string): ExpectationEntry[] {
   const entries: ExpectationEntry[] = [];
   text.split("\n").forEach((raw, index) => {
-    const line = raw.replace(/#.*$/, "").trim();
+    const line = raw.replace(/#[\s\S]*$/, "").trim();
     if (line === "") return;
     const [pattern, modeToken, ...extra] = line.split(/\s+/);
-    const where = `${source}:${index + 1}`;
-    if (pattern === undefined || extra.length > 0 || !/^[a-z0-9*/._-]+$/.test(pattern)) throw new KitError("usage", `${where}: expected "CLAUSE-PATTERN [@MODE]"`);
-    if (modeToken !== undefined && !(modeToken.startsWith("@") && MODES.includes(modeToken.slice(1)))) throw new KitError("usage", `${where}: the mode must be @awp-jsonl or @stream-json`);
-    entries.push({ pattern, ...(modeToken !== undefined ? { mode: modeToken.slice(1) } : {}), source: where });
+    const fail = (what: string): KitError => inputError(source, `${what} (line ${index + 1})`);
+    if (pattern === undefined || extra.length > 0 || !/^[a-z0-9*/._-]+$/.test(pattern)) throw fail(`expected "CLAUSE-PATTERN [@MODE]", found ${printable(JSON.stringify(line.slice(0, 80)))}`);
+    if (pattern.length > LIST_LIMITS.maxPatternChars) throw fail(`a pattern of ${pattern.length} characters, longer than the limit of ${LIST_LIMITS.maxPatternChars}`);
+    if (modeToken !== undefined && !(modeToken.startsWith("@") && MODES.includes(modeToken.slice(1)))) throw fail("the mode must be @awp-jsonl or @stream-json");
+    if (entries.length >= LIST_LIMITS.maxEntries) throw fail(`more than ${LIST_LIMITS.maxEntries} entries, the limit of a clause list`);
+    entries.push({ pattern, ...(modeToken !== undefined ? { mode: modeToken.slice(1) } : {}), source: `${source}:${index + 1}` });
   });
   return entries;
+}
+
+/** The bytes of a list file: text (no NUL, UTF-8, a BOM skipped, CRLF fine) within the list limits, then parsed. */
+export function parseExpectationFile(bytes: Uint8Array, file: string): ExpectationEntry[] {
+  checkText(bytes, file);
+  const body = withoutBom(bytes);
+  splitLines(body, file, "list");
+  return parseExpectations(Buffer.from(body).toString("utf8"), file);
 }
 
 /** Entries that apply to this report: its protocol (by the pattern's first segment) and its mode. */
