@@ -1,5 +1,7 @@
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { KitError } from "../core/errors.js";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../core/run-timeout.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor, worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { runAgentCliSuite, secretsOf } from "../runner/agent-cli/suite.js";
@@ -91,6 +93,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   checkReporters(args.reporter);
   const finisher = reportFinisher(args);
   const progress = Progress.forStderr(args.quiet);
+  const deadline = performance.now() + (readRunTimeout(args.runTimeout) ?? DEFAULT_RUN_TIMEOUT_MS);
   let report: RunReport;
   try {
     report = args.protocol === "provider" ? await runProvider(args, outDir, progress) : await runAgentCli(args, progress);
@@ -99,7 +102,10 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   }
   if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
     // Fuzz findings join the fixed scenarios' under their clauses.
-    const budget = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
+    const full = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
+    // Fuzzing gets what --run-timeout leaves of the run (at least a second).
+    const left = Math.max(1, (deadline - performance.now()) / 1000);
+    const budget = { ...full, timeSeconds: Math.min(full.timeSeconds ?? left, left) };
     const outcome = await fuzzPhase(args.protocol, args, budget, outDir, report.digestDialect?.bound);
     const secrets = args.protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
     report = mergeFuzz(report, outcome, secrets);

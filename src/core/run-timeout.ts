@@ -11,7 +11,10 @@ function inSeconds(ms: number): string {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-/** Why the kit stopped the run early: the report's first lines and the reasons of unreached clauses both say it. */
-export function runTimeoutReason(runTimeoutMs: number, what: string): string {
-  return `the run reached --run-timeout (${runTimeoutMs} ms, ${inSeconds(runTimeoutMs)}) ${what}: the kit ended every candidate process and judged what it had; raise --run-timeout, or run less at once (--scenario, --clause)`;
+/**
+ * Why the kit stopped the run early: the report's first lines and the reasons of unreached
+ * clauses both say it. `narrower` names the options that make a run smaller.
+ */
+export function runTimeoutReason(runTimeoutMs: number, what: string, narrower = "--clause"): string {
+  return `the run reached --run-timeout (${runTimeoutMs} ms, ${inSeconds(runTimeoutMs)}) ${what}: the kit ended every candidate process and judged what it had; raise --run-timeout, or run less at once (${narrower})`;
 }

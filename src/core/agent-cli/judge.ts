@@ -38,9 +38,12 @@ export function startCause(run: AgentRun): string | undefined {
   return `the CLI exited at start, before answering its first turn (see agent-cli/session/stays-up)${line !== undefined ? `; stderr says: ${line}` : ""}: fix the launch (arguments, --mode, environment) until it serves a turn`;
 }
 
+/** The options that make an agent-cli run smaller. */
+const NARROWER = "--scenario, --clause";
+
 /** Why the kit ran none of a scenario's later steps, in the words of a skip reason. */
 export function stopReason(stop: ScenarioStop, run: Pick<AgentRun, "runTimeoutMs">): string {
-  if (stop.cause === "run-timeout") return runTimeoutReason(run.runTimeoutMs ?? 0, `before the ${stop.scenario} scenario ${stop.started ? "finished" : "started"}`);
+  if (stop.cause === "run-timeout") return runTimeoutReason(run.runTimeoutMs ?? 0, `before the ${stop.scenario} scenario ${stop.started ? "finished" : "started"}`, NARROWER);
   if (stop.cause === "never-answered") return `the kit stopped the ${stop.scenario} scenario ${stop.started ? "early" : "before it started"}: the CLI had answered no turn of any scenario (see agent-cli/turns/one-terminal-per-turn)`;
   const bound = stop.bound ?? "--turn-timeout";
   return `the CLI did not answer ${stop.turn ?? "a turn"} of scenario ${stop.scenario} within ${stop.waitedMs ?? "?"} ms (${bound}), so the kit ran none of its later steps: make the CLI answer that turn (see agent-cli/turns/one-terminal-per-turn), or raise ${bound} if it is only slow`;
@@ -62,7 +65,7 @@ export function haltCause(run: AgentRun): string | undefined {
   if (start !== undefined) return start;
   const never = neverAnsweredCause(run.transcripts, run.turnTimeoutMs);
   if (never !== undefined) return never;
-  if ((run.stops ?? []).some((s) => s.cause === "run-timeout")) return runTimeoutReason(run.runTimeoutMs ?? 0, "before every scenario finished");
+  if ((run.stops ?? []).some((s) => s.cause === "run-timeout")) return runTimeoutReason(run.runTimeoutMs ?? 0, "before every scenario finished", NARROWER);
   return undefined;
 }
 

@@ -188,8 +188,41 @@ export class ScenarioContext {
     const terminal = await session.waitForLine(isTerminalLine, { from, timeoutMs, label: `the terminal event of ${turn}` });
     this.guard();
     if (terminal !== undefined || session.exit !== undefined) return terminal;
-    this.stopped = { scenario: this.scenarioName(), cause: "unanswered", turn, waitedMs: timeoutMs, bound, started: true };
-    this.note(`${turn} got no terminal event within ${timeoutMs} ms (${bound}): the kit runs none of the scenario's later steps`);
+    return this.unanswered(turn, timeoutMs, bound);
+  }
+
+  /**
+   * A failure probe's failing turn: its terminal event may take up to --stall-timeout (the
+   * CLI may retry or wait on the failing model as it likes), but only once its request
+   * reached the model. A CLI that neither calls the model nor ends the turn within
+   * --turn-timeout is an unanswered turn like any other, and the probe stops there.
+   */
+  async askFailing(session: LiveSession, line: string, tag: string): Promise<StdoutLine | undefined> {
+    this.guard();
+    const from = session.lines.length;
+    const turn = `turn ${++this.turnsSent} (${tag})`;
+    if (!session.send(line)) return undefined;
+    let settled = false;
+    const waiting = session.waitForLine(isTerminalLine, { from, timeoutMs: this.stallTimeoutMs, label: `the terminal event of ${turn}` }).finally(() => {
+      settled = true;
+    });
+    const answered = (): boolean => session.lines.slice(from).some(isTerminalLine);
+    const reached = await this.waitForModelRequest(session, tag, this.turnTimeoutMs, () => settled || answered());
+    if (!reached && !settled && !answered() && session.exit === undefined) {
+      // The pending wait settles when the scenario's process is stopped.
+      this.record({ kind: "timeout", t: this.clock(), process: Math.max(1, this.sessions.length), waitingFor: `the terminal event of ${turn} (its request never reached the model)`, afterMs: this.turnTimeoutMs });
+      return this.unanswered(turn, this.turnTimeoutMs, "--turn-timeout");
+    }
+    const terminal = await waiting;
+    this.guard();
+    if (terminal !== undefined || session.exit !== undefined) return terminal;
+    return this.unanswered(turn, this.stallTimeoutMs, "--stall-timeout");
+  }
+
+  /** The kit gave up on `turn`: the scenario stops here (the run is told of a --turn-timeout wait). */
+  private unanswered(turn: string, waitedMs: number, bound: "--turn-timeout" | "--stall-timeout"): never {
+    this.stopped = { scenario: this.scenarioName(), cause: "unanswered", turn, waitedMs, bound, started: true };
+    this.note(`${turn} got no terminal event within ${waitedMs} ms (${bound}): the kit runs none of the scenario's later steps`);
     if (bound === "--turn-timeout") this.setup.onUnanswered?.(this);
     throw new ScenarioStopped(this.stopped);
   }

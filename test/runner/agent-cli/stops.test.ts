@@ -61,14 +61,15 @@ describe("a CLI that answers nothing stops the whole run", () => {
   it.concurrent("after one wave: the first wait that runs out stops every running scenario, the rest never start", async () => {
     const run = await recordAgentCliRun({ ...launch("agent-cli-silent.mjs", [], []), scenarios: all, jobs: 2, turnTimeoutMs: 1000, quietWindowMs: 100 });
     const stops = run.stops ?? [];
-    // Two workers plus the two failure probes ran; at most the two ordinary turns in flight ran out.
+    // Two workers plus the two failure probes ran; at most their four turns in flight ran out
+    // (a probe's turn whose request never reached the model is bounded by --turn-timeout too).
     const started = stops.filter((s) => s.started).map((s) => s.scenario).sort();
     expect(started).toEqual(["basic", "failures-error", "failures-stall", "queued"]);
     expect(stops.filter((s) => !s.started).map((s) => s.cause)).toEqual(Array(8).fill("never-answered"));
     expect(run.transcripts.map((t) => t.scenario).sort()).toEqual(started);
     const ranOut = timeouts(run.transcripts);
     expect(ranOut).toBeGreaterThanOrEqual(1);
-    expect(ranOut).toBeLessThanOrEqual(2);
+    expect(ranOut).toBeLessThanOrEqual(4);
     expect(stops.filter((s) => s.cause === "unanswered").length).toBeGreaterThanOrEqual(1);
 
     const { results, halted } = judgeAgentRun(run);

@@ -26,15 +26,15 @@ export async function resume(ctx: ScenarioContext): Promise<void> {
 
 /**
  * One failure probe in a process of its own: the failing turn, waited for up to
- * --stall-timeout (the CLI may retry or wait as long as it likes within it), then a good
- * turn. When the failing turn never ended, the good turn is not sent: it would only queue
- * behind the stuck one and be blamed for it.
+ * --stall-timeout (the CLI may retry or wait as long as it likes within it) once its request
+ * reached the model, then a good turn. When the failing turn never ended, the good turn is
+ * not sent: it would only queue behind the stuck one and be blamed for it.
  */
 async function failureProbe(ctx: ScenarioContext, failing: Directive & { turn: string }, next: string): Promise<void> {
   const s = await ctx.start();
   const prompt = failing.stall === true ? "This one stalls." : "This one fails.";
   // An unanswered failing turn stops the probe (ScenarioStopped), so the good turn is not sent.
-  const ended = await ctx.ask(s, ctx.userLine(prompt, failing), failing.turn, ctx.stallTimeoutMs, "--stall-timeout");
+  const ended = await ctx.askFailing(s, ctx.userLine(prompt, failing), failing.turn);
   if (ended === undefined) return;
   await ctx.turn(s, "And this one works.", { turn: next });
 }
