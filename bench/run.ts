@@ -1,10 +1,12 @@
 import { benchJsonReader, type BenchResult } from "./json-reader.js";
+import { benchNeverAnswers } from "./never-answers.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
 
 /** Every benchmark suite; add new ones here. */
 const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "json-reader", run: benchJsonReader },
   { name: "provider-fuzz", run: benchProviderFuzz },
+  { name: "never-answers", run: benchNeverAnswers },
 ];
 
 function table(rows: string[][]): string {
@@ -14,7 +16,9 @@ function table(rows: string[][]): string {
 
 async function main(): Promise<void> {
   const rows: string[][] = [["suite", "benchmark", "value", "unit", "target"]];
-  for (const suite of SUITES) {
+  // `npm run bench -- NAME...` runs only the named suites.
+  const only = process.argv.slice(2);
+  for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.name))) {
     for (const result of await suite.run()) {
       rows.push([suite.name, result.name, result.value.toFixed(2), result.unit, result.target ?? ""]);
     }

@@ -53,6 +53,13 @@ export function readBounds(args: BoundArgs): Partial<KitBounds> {
   return bounds;
 }
 
+/** --run-timeout as given (a positive integer of ms, at most 2^31 - 1), or undefined for the default; usage error otherwise. */
+export function readRunTimeout(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) throw new KitError("usage", "--run-timeout must be a positive integer (milliseconds)");
+  return value;
+}
+
 /** The command-line form of the bounds given, for reproduce lines. */
 export function boundFlags(args: BoundArgs): string[] {
   return BOUND_FLAGS.flatMap(([arg, , flag]) => (args[arg] !== undefined ? [flag, String(args[arg])] : []));

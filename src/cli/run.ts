@@ -1,5 +1,7 @@
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { KitError } from "../core/errors.js";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../core/run-timeout.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor, worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { runAgentCliSuite, secretsOf } from "../runner/agent-cli/suite.js";
@@ -7,12 +9,12 @@ import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
-import { readBounds, readLaunch, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
+import { readBounds, readLaunch, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
 import { attachAgentReproductions } from "./agent-reproduce.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
 import { checkReporters, emitReport } from "./output.js";
-import { Progress } from "./progress.js";
+import { PhaseLines, Progress, scenarioLine } from "./progress.js";
 import { reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
 import { fuzzBudget, fuzzPhase, type FuzzArgs } from "./fuzz.js";
@@ -29,6 +31,7 @@ export interface RunArgs extends LaunchArgs, BoundArgs, FuzzArgs, ReportArgs {
   skip: string[];
   timeout?: number;
   budget?: number;
+  runTimeout?: number;
   home?: string;
   scenario: string[];
   reporter: string[];
@@ -47,14 +50,18 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   const configs = readProviderConfigs(args);
   const timeoutMs = positive(args.timeout, "--timeout");
   const budgetMs = positive(args.budget, "--budget");
+  const runTimeoutMs = readRunTimeout(args.runTimeout);
+  const phases = new PhaseLines(progress);
   const { report, transcript } = await runProviderSuite({
     argv,
     ...configs,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(budgetMs !== undefined ? { budgetMs } : {}),
+    ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
     selection: { clause: args.clause, skip: args.skip },
-    onExchange: (e) => progress.update(`provider · call ${e.seq} · ${e.scenario}`),
+    onExchange: (e) => phases.exchange(e.purpose, e.seq, e.scenario),
   });
+  phases.flush();
   attachReproductions(report, transcript, outDir);
   return report;
 }
@@ -63,16 +70,18 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
   const { config, facts } = readLaunch(args);
   const bounds = readBounds(args);
   const jobs = positive(args.jobs, "--jobs");
+  const runTimeoutMs = readRunTimeout(args.runTimeout);
   const scenarios = scenarioNames(args.scenario);
   const { report, run } = await runAgentCliSuite({
     config,
     facts,
     ...bounds,
     ...(jobs !== undefined ? { jobs } : {}),
+    ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
     ...(args.home !== undefined ? { home: args.home } : {}),
     ...(scenarios !== undefined ? { scenarios } : {}),
     selection: { clause: args.clause, skip: args.skip },
-    onScenario: (name) => progress.update(`agent-cli (${config.mode}) · scenario ${name} done`),
+    onScenario: (name, _transcript, outcome) => progress.finished(scenarioLine(config.mode, name, outcome)),
   });
   attachAgentReproductions(report, args);
   // The reproduce lines repeat the launch options: the same secrets stay out of them.
@@ -83,7 +92,8 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   if (args.protocol !== "provider" && args.protocol !== "agent-cli") throw new KitError("usage", "give --protocol provider or --protocol agent-cli");
   checkReporters(args.reporter);
   const finisher = reportFinisher(args);
-  const progress = Progress.forTerminal(args.quiet);
+  const progress = Progress.forStderr(args.quiet);
+  const deadline = performance.now() + (readRunTimeout(args.runTimeout) ?? DEFAULT_RUN_TIMEOUT_MS);
   let report: RunReport;
   try {
     report = args.protocol === "provider" ? await runProvider(args, outDir, progress) : await runAgentCli(args, progress);
@@ -92,7 +102,10 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   }
   if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
     // Fuzz findings join the fixed scenarios' under their clauses.
-    const budget = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
+    const full = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
+    // Fuzzing gets what --run-timeout leaves of the run (at least a second).
+    const left = Math.max(1, (deadline - performance.now()) / 1000);
+    const budget = { ...full, timeSeconds: Math.min(full.timeSeconds ?? left, left) };
     const outcome = await fuzzPhase(args.protocol, args, budget, outDir, report.digestDialect?.bound);
     const secrets = args.protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
     report = mergeFuzz(report, outcome, secrets);

@@ -59,11 +59,12 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const max = options.maxFindings ?? 3;
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
   if (report.digestDialect !== undefined) lines.push(style.dim(dialectLine(report.digestDialect)));
+  if (typeof report.halted === "string") lines.push(style.yellow(`${style.bold("STOPPED EARLY —")} ${printable(report.halted)}`));
   lines.push(...incompleteBlock(report, style));
   const shownAbove = report.summary.verdict === "incomplete" ? report.summary.incomplete.map((g) => g.reason) : [];
   const firstWith = new Map<string, string>();
   for (const result of report.clauses) {
-    const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith))}`) : "";
+    const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith, report.halted))}`) : "";
     lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
     if (result.status === "fail") {
       for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
@@ -78,7 +79,8 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
 }
 
 /** A reason is printed whole once: later clauses with the same reason point back to it. */
-function shortReason(id: string, reason: string, shownAbove: readonly string[], firstWith: Map<string, string>): string {
+function shortReason(id: string, reason: string, shownAbove: readonly string[], firstWith: Map<string, string>, halted?: string): string {
+  if (reason === halted && !shownAbove.includes(reason)) return "not judged: see STOPPED EARLY above";
   const above = shownAbove.indexOf(reason);
   if (above >= 0) return `not judged: reason ${above + 1} of the INCOMPLETE list above`;
   const first = firstWith.get(reason);

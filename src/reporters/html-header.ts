@@ -56,6 +56,12 @@ function incompleteBox(report: RunReport): string {
   return ['<section class="box incomplete" id="incomplete">', `<h2>${escapeText(title)}</h2>`, `<ul>${items.join("\n")}</ul>`, "</section>"].join("\n");
 }
 
+/** Why the run stopped early, right under the verdict. */
+function haltedBox(report: RunReport): string {
+  if (typeof report.halted !== "string") return "";
+  return ['<section class="box incomplete" id="halted">', "<h2>Stopped early</h2>", `<p class="bidi">${escapeText(report.halted)}</p>`, "</section>"].join("\n");
+}
+
 function duration(startedAt: string, endedAt: string): string {
   const ms = Date.parse(endedAt) - Date.parse(startedAt);
   if (!Number.isFinite(ms)) return "unknown";
@@ -172,6 +178,7 @@ export function renderHeader(report: RunReport): string {
     '<header class="page">',
     `<h1>Conformance report · ${escapeText(report.protocol)}${report.mode !== undefined ? ` (${escapeText(report.mode)})` : ""}</h1>`,
     verdictBox(report),
+    haltedBox(report),
     incompleteBox(report),
     metaList(report),
     countsBlock(report.summary),

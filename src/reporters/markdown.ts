@@ -93,10 +93,11 @@ function heading(report: RunReport): string {
   return `## ${words}: ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? ` (${escapeMarkdown(report.mode, 40)})` : ""}`;
 }
 
-/** Right under the heading of an incomplete run: what could not be judged and where to read why. */
+/** Right under the heading: why the run stopped early (it says so first), then what an incomplete run could not judge. */
 function incompleteLead(report: RunReport): string[] {
-  if (report.summary.verdict !== "incomplete") return [];
-  return [`> **${escapeMarkdown(incompleteHeadline(report))}**: this run is not a pass until they are. [What to add](#could-not-be-judged) is listed below.`, ""];
+  const halted = typeof report.halted === "string" ? [`> **Stopped early:** ${escapeMarkdown(report.halted, 1000)}`, ""] : [];
+  if (report.summary.verdict !== "incomplete") return halted;
+  return [...halted, `> **${escapeMarkdown(incompleteHeadline(report))}**: this run is not a pass until they are. [What to add](#could-not-be-judged) is listed below.`, ""];
 }
 
 function about(report: RunReport, counted: number): string[] {

@@ -295,6 +295,10 @@ export const FAULTS = {
     },
   },
 
+  // ---- one unanswered turn: the kit stops that scenario there (test/runner/agent-cli/stops.test.ts)
+  // Never ends the turn tagged AWP_FAKE_SILENT_TURN (default basic-2): it streams, then no result.
+  "silent-on-turn": dropResultOfTurns((text) => text.split(/[\s\]]/).includes(`turn=${process.env.AWP_FAKE_SILENT_TURN ?? "basic-2"}`)),
+
   // ---- termination
   "ignore-shutdown": {
     input: (text) => (parseObject(text)?.type === "shutdown" ? null : text),

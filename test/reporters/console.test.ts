@@ -127,3 +127,17 @@ describe("renderConsole of other verdicts", () => {
     expect(out).not.toContain("To make the run complete");
   });
 });
+
+describe("renderConsole of a run that stopped early", () => {
+  it("says why first, right under the header, and its skips point back to it", () => {
+    const halted = "the CLI never answered a turn: it wrote nothing on stdout";
+    const clauses = [result("agent-cli/a/f", "MUST", "fail"), result("agent-cli/a/s", "MUST", "skip", { reason: halted }), result("agent-cli/a/t", "SHOULD", "skip", { reason: halted })];
+    const lines = renderConsole({ ...withClauses(clauses), halted }, OPTIONS).split("\n");
+    expect(lines[1]).toBe(`STOPPED EARLY — ${halted}`);
+    expect(lines.filter((l) => l.endsWith("— not judged: see STOPPED EARLY above"))).toHaveLength(2);
+    // An incomplete run shows the reasons above as well, numbered.
+    const skipsOnly = renderConsole({ ...withClauses(clauses.slice(1)), halted }, OPTIONS).split("\n");
+    expect(skipsOnly[1]).toBe(`STOPPED EARLY — ${halted}`);
+    expect(skipsOnly[2]).toMatch(/^INCOMPLETE — /);
+  });
+});

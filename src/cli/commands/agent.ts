@@ -56,8 +56,8 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
       const run: AgentRun = { mode: transcripts[0]?.mode ?? (a.mode as AgentMode), transcripts, turnTimeoutMs: 30_000, offline: true };
       const selection = { clause: list(a.clause), skip: list(a.skip) };
       const now = new Date();
-      const { results, deselected, notes } = judgeAgentRun(run, makeSelector(selection));
-      const report = finisher.finish(buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, secrets: [] }));
+      const { results, deselected, notes, halted } = judgeAgentRun(run, makeSelector(selection));
+      const report = finisher.finish(buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, ...(halted !== undefined ? { halted } : {}), secrets: [] }));
       const reporters = list(a.reporter);
       if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
       emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../../core/run-timeout.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { runCommand } from "../run.js";
@@ -23,6 +24,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("skip", { type: "string", array: true, describe: "leave out clauses matching PATTERN" })
           .option("timeout", { type: "number", describe: "provider: deadline of every call in ms (default budget + 1000)" })
           .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
+          .option("run-timeout", { type: "number", describe: `bound of the whole run of one candidate in ms (default ${DEFAULT_RUN_TIMEOUT_MS}): then every candidate process is ended and what was judged is reported` })
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json)" }),
       ))),
     async (a) => {
@@ -39,6 +41,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("out", a.out),
           ...optional("timeout", a.timeout),
           ...optional("budget", a.budget),
+          ...optional("runTimeout", a.runTimeout as number | undefined),
           ...optional("mode", a.mode as string | undefined),
           ...optional("model", a.model as string | undefined),
           ...optional("env", a.env as unknown),

@@ -3,8 +3,8 @@
  * kit's model, or one that exited before answering its first turn. Each is decided once
  * per run, so every clause it affects is skipped with the same reason.
  */
-import { hostEndedAt, modelCalls, userTurns, type ProcessView } from "./analysis.js";
-import type { Transcript } from "./types.js";
+import { hostEndedAt, modelCalls, userTurns, viewProcesses, type ProcessView } from "./analysis.js";
+import type { StdoutEvent, Transcript } from "./types.js";
 
 /**
  * The process ended on its own before answering its first user turn: before any input
@@ -64,4 +64,52 @@ export function modelCause(transcripts: readonly Transcript[]): string | undefin
   const calls = hosted.flatMap((t) => modelCalls(t));
   if (calls.length === 0) return NO_MODEL_REASON;
   return calls.some(({ call }) => call.authorized) ? undefined : UNAUTHORIZED_REASON;
+}
+
+/** The kit gave up waiting for a turn's terminal event (the label of every such wait says so). */
+const TERMINAL_WAIT = /terminal event/;
+const PREVIEW = 40;
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text);
+}
+
+/** What the CLI's stdout held over the whole run, in words: nothing, no line break, no JSON object, or no terminal event. */
+function stdoutSummary(events: readonly StdoutEvent[]): string {
+  if (events.length === 0) return "it wrote nothing on stdout";
+  const whole = events.filter((e) => e.partial !== true && e.oversize !== true);
+  const first = events[0] as StdoutEvent;
+  if (whole.length === 0) {
+    const chars = events.reduce((n, e) => n + (e.bytes ?? e.line.length), 0);
+    return `it wrote ${chars} characters on stdout and never a line break, starting ${preview(first.line)}`;
+  }
+  const objects = whole.filter((e) => {
+    try {
+      const value: unknown = JSON.parse(e.line.trim());
+      return value !== null && typeof value === "object" && !Array.isArray(value);
+    } catch {
+      return false;
+    }
+  });
+  if (objects.length === 0) return `it wrote ${whole.length} stdout line${whole.length === 1 ? "" : "s"}, none of them a JSON object; the first: ${preview((whole[0] as StdoutEvent).line)}`;
+  return `it wrote ${objects.length} JSON line${objects.length === 1 ? "" : "s"} on stdout but never a terminal event (result or message_stop)`;
+}
+
+/**
+ * The CLI never answered a turn: the kit awaited at least one and gave up on it, and no
+ * user turn of the whole run got a terminal event. The reason says what stdout held and
+ * what stderr said, so a user sees at once whether the CLI is mute, prints something else,
+ * or is only slow. Plain stdout captures carry no host side and never count.
+ */
+export function neverAnsweredCause(transcripts: readonly Transcript[], turnTimeoutMs: number): string | undefined {
+  const hosted = transcripts.filter((t) => t.stdoutOnly !== true);
+  const gaveUp = hosted.flatMap((t) => t.events).find((e) => e.kind === "timeout" && TERMINAL_WAIT.test(e.waitingFor));
+  if (gaveUp === undefined || gaveUp.kind !== "timeout") return undefined;
+  const waited = Math.round(gaveUp.afterMs);
+  const views = hosted.flatMap((transcript) => viewProcesses(transcript).map((view) => ({ transcript, view })));
+  if (views.some(({ view }) => userTurns(view).some((turn) => turn.terminals.length > 0))) return undefined;
+  const stdout = hosted.flatMap((t) => t.events.filter((e): e is StdoutEvent => e.kind === "stdout"));
+  const withStderr = views.find(({ transcript, view }) => stderrLines(transcript, view.process).length > 0);
+  const line = withStderr === undefined ? undefined : decisiveStderrLine(withStderr.transcript, withStderr.view.process);
+  return `the CLI never answered a turn: no turn got a terminal event within ${waited} ms${waited === turnTimeoutMs ? " (--turn-timeout)" : ""}; ${stdoutSummary(stdout)}; ${line !== undefined ? `stderr says: ${line}` : "nothing on stderr"}: make it read one JSON line per turn on stdin and end each turn with a result event; if it is only slow, raise --turn-timeout`;
 }

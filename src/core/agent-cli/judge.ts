@@ -1,11 +1,13 @@
 import { loadCatalogue } from "../clauses/catalogue.js";
 import { judgeClauses, type JudgedClauses } from "../report/judge.js";
 import type { ClauseResult } from "../report/types.js";
-import { decisiveStderrLine, exitedAtStart, modelCause } from "./causes.js";
+import { runTimeoutReason } from "../run-timeout.js";
+import { decisiveStderrLine, exitedAtStart, modelCause, neverAnsweredCause } from "./causes.js";
 import { agentCliChecks } from "./checks/index.js";
 import { processesOf, type AgentRun } from "./checks/helpers.js";
 import { failureNotes } from "./checks/failures.js";
 import { ignoredEvents, silenceNotes } from "./checks/output.js";
+import { SCENARIO_NAMES, SCENARIOS, type ScenarioStop } from "./scenarios.js";
 
 /** Clauses that can only be judged on a model exchange: skipped with one shared reason when the CLI never reached the fixture. */
 export const MODEL_CLAUSES = [
@@ -36,26 +38,65 @@ export function startCause(run: AgentRun): string | undefined {
   return `the CLI exited at start, before answering its first turn (see agent-cli/session/stays-up)${line !== undefined ? `; stderr says: ${line}` : ""}: fix the launch (arguments, --mode, environment) until it serves a turn`;
 }
 
+/** The options that make an agent-cli run smaller. */
+const NARROWER = "--scenario, --clause";
+
+/** Why the kit ran none of a scenario's later steps, in the words of a skip reason. */
+export function stopReason(stop: ScenarioStop, run: Pick<AgentRun, "runTimeoutMs">): string {
+  if (stop.cause === "run-timeout") return runTimeoutReason(run.runTimeoutMs ?? 0, `before the ${stop.scenario} scenario ${stop.started ? "finished" : "started"}`, NARROWER);
+  if (stop.cause === "never-answered") return `the kit stopped the ${stop.scenario} scenario ${stop.started ? "early" : "before it started"}: the CLI had answered no turn of any scenario (see agent-cli/turns/one-terminal-per-turn)`;
+  const bound = stop.bound ?? "--turn-timeout";
+  return `the CLI did not answer ${stop.turn ?? "a turn"} of scenario ${stop.scenario} within ${stop.waitedMs ?? "?"} ms (${bound}), so the kit ran none of its later steps: make the CLI answer that turn (see agent-cli/turns/one-terminal-per-turn), or raise ${bound} if it is only slow`;
+}
+
+const judges = (scenario: ScenarioStop["scenario"], id: string): boolean => SCENARIOS[scenario].judges.some((prefix) => id === prefix || id.startsWith(`${prefix}/`));
+
+/** The first stopped scenario, in the kit's order, that would have judged this clause. */
+function stopFor(id: string, stops: readonly ScenarioStop[]): ScenarioStop | undefined {
+  return SCENARIO_NAMES.map((name) => stops.find((s) => s.scenario === name)).find((s) => s !== undefined && judges(s.scenario, id));
+}
+
+/**
+ * The cause that ended the run early or left nearly all of it unjudged, for the first lines
+ * of the report: a refused start, a CLI that never answered a turn, or --run-timeout.
+ */
+export function haltCause(run: AgentRun): string | undefined {
+  const start = run.notLaunched ?? startCause(run);
+  if (start !== undefined) return start;
+  const never = neverAnsweredCause(run.transcripts, run.turnTimeoutMs);
+  if (never !== undefined) return never;
+  if ((run.stops ?? []).some((s) => s.cause === "run-timeout")) return runTimeoutReason(run.runTimeoutMs ?? 0, "before every scenario finished", NARROWER);
+  return undefined;
+}
+
 /**
  * Run-level causes override the reasons of clauses they left unjudged, so one cause shows
- * as one reason; a judged clause (pass or fail) keeps its own verdict.
+ * as one reason; a judged clause (pass or fail) keeps its own verdict. In order: a refused
+ * start, a CLI that never answered (both also replace not-applicable: nothing was seen),
+ * no model exchange, then the scenarios the kit stopped early (skips only).
  */
 function applyCauses(results: ClauseResult[], run: AgentRun): ClauseResult[] {
   const start = run.notLaunched ?? startCause(run);
+  const never = start === undefined ? neverAnsweredCause(run.transcripts, run.turnTimeoutMs) : undefined;
   const model = modelCause(run.transcripts);
+  const stops = run.stops ?? [];
   return results.map((r) => {
     if (r.status === "pass" || r.status === "fail") return r;
     if (start !== undefined && !START_CLAUSES.test(r.id)) return { ...r, status: "skip", reason: start };
+    if (never !== undefined && !START_CLAUSES.test(r.id)) return { ...r, status: "skip", reason: never };
     if (model !== undefined && (MODEL_CLAUSES as readonly string[]).includes(r.id)) return { ...r, status: "skip", reason: model };
+    const stop = r.status === "skip" ? stopFor(r.id, stops) : undefined;
+    if (stop !== undefined) return { ...r, reason: stopReason(stop, run) };
     return r;
   });
 }
 
 /** Judges every selected clause of suites/agent-cli/ on a run (live or recorded). */
-export function judgeAgentRun(run: AgentRun, selected: (id: string) => boolean = () => true): JudgedClauses & { notes: string[] } {
+export function judgeAgentRun(run: AgentRun, selected: (id: string) => boolean = () => true): JudgedClauses & { notes: string[]; halted?: string } {
   const judged = judgeClauses(loadCatalogue("agent-cli"), agentCliChecks, run, selected);
   const notes = [...ignoredEvents(run)];
   if (selected("agent-cli/output/silent-before-input")) notes.push(...silenceNotes(run));
   if (selected("agent-cli/failures/model-error") || selected("agent-cli/failures/model-stall")) notes.push(...failureNotes(run));
-  return { ...judged, results: applyCauses(judged.results, run), notes };
+  const halted = haltCause(run);
+  return { ...judged, results: applyCauses(judged.results, run), notes, ...(halted !== undefined ? { halted } : {}) };
 }

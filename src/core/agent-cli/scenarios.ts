@@ -69,3 +69,23 @@ export const SHORT_QUIET_MS = 100;
 export function boundsOf(run: { bounds?: KitBounds }): KitBounds {
   return run.bounds ?? DEFAULT_BOUNDS;
 }
+
+/**
+ * Why the kit ran none of a scenario's later steps. unanswered: a turn the kit awaited got
+ * no terminal event within its bound (the scenario stops there); never-answered: the run
+ * concluded the CLI answers nothing and stopped the scenario (or never started it);
+ * run-timeout: --run-timeout was reached.
+ */
+export type StopCause = "unanswered" | "never-answered" | "run-timeout";
+
+export interface ScenarioStop {
+  scenario: ScenarioName;
+  cause: StopCause;
+  /** unanswered: which turn, e.g. "turn 1 (basic-1)" or "turn 4 (the unsupported-block turn)". */
+  turn?: string;
+  /** unanswered: how long the kit waited for it, and under which option. */
+  waitedMs?: number;
+  bound?: "--turn-timeout" | "--stall-timeout";
+  /** False when the scenario never started. */
+  started: boolean;
+}

@@ -97,6 +97,8 @@ export interface ProviderContext {
   notes: string[];
   /** The digest dialects the Provider accepted, and the one the kit bound its invocations in. */
   digestDialect?: { bound: DigestDialectId; accepted: DigestDialectId[] };
+  /** Set when the run reached --run-timeout (its value in ms): the kit sent nothing after it. */
+  runTimedOut?: number;
 }
 
 export interface ProviderTranscript {

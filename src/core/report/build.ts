@@ -14,6 +14,8 @@ export interface ReportInput {
   results: ClauseResult[];
   deselected: number;
   notes: string[];
+  /** Why the run stopped early or could judge little (see RunReport.halted). */
+  halted?: string;
   /** Values that must never appear in the report. */
   secrets: string[];
 }
@@ -40,6 +42,7 @@ export function buildReport(input: ReportInput): RunReport {
     summary: summarize(input.results, input.deselected),
     clauses: boundWire(input.results),
     notes: input.notes,
+    ...(input.halted !== undefined ? { halted: input.halted } : {}),
   };
   return redactDeep(report, makeRedactor(input.secrets));
 }

@@ -140,6 +140,8 @@ export interface RunReport {
   summary: Summary;
   clauses: ClauseResult[];
   notes: string[];
+  /** Why the run stopped early or could judge little (exited at start, never answered a turn, --run-timeout): reporters say it first. */
+  halted?: string;
   /** Provider runs: the input_digest dialects (serde_json float formats) the candidate accepted, and the one the kit bound its invocations in. */
   digestDialect?: { bound: string; accepted: string[] };
 }

@@ -3,9 +3,9 @@ import { renderDirective } from "../../fixtures/index.js";
 import { isTerminalLine } from "./terminal.js";
 import { desktopArgv, expandPlaceholders, type LaunchConfig, type LaunchExtras, childEnvironment } from "../../core/agent-cli/launch.js";
 import type { AgentMode, Directive, TranscriptEvent } from "../../core/agent-cli/types.js";
-import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type KitBounds, type ScenarioName } from "../../core/agent-cli/scenarios.js";
+import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type KitBounds, type ScenarioName, type ScenarioStop, type StopCause } from "../../core/agent-cli/scenarios.js";
 import type { ModelFixture } from "../../fixtures/index.js";
-import { LiveSession, type StdoutLine } from "./session.js";
+import { LiveSession, type ExitInfo, type HostSignal, type StdoutLine } from "./session.js";
 
 export type Block = Record<string, unknown>;
 
@@ -24,6 +24,18 @@ export interface ScenarioSetup {
   home: string;
   /** Environment of the kit process (the launcher). */
   launcherEnv: Record<string, string | undefined>;
+  /** Told when a turn bounded by --turn-timeout went unanswered (the run may then stop every scenario). */
+  onUnanswered?: (ctx: ScenarioContext) => void;
+}
+
+/**
+ * Thrown by a scenario step once the scenario is stopped (a turn went unanswered, or the run
+ * stopped it): the scenario runs none of its later steps. The driver catches it.
+ */
+export class ScenarioStopped extends Error {
+  constructor(readonly stop: ScenarioStop) {
+    super(`scenario ${stop.scenario} stopped (${stop.cause})`);
+  }
 }
 
 /** How often waitForModelRequest looks at the fixture's record. */
@@ -35,6 +47,9 @@ export class ScenarioContext {
   private readonly origin = performance.now();
   private readonly sessions: LiveSession[] = [];
   private unsubscribe: () => void;
+  private stopped: ScenarioStop | undefined;
+  /** User turns this scenario wrote so far (the N of "turn N"). */
+  private turnsSent = 0;
 
   constructor(readonly setup: ScenarioSetup) {
     this.unsubscribe = setup.fixture.onCall((call) => {
@@ -72,6 +87,38 @@ export class ScenarioContext {
     return this.setup.bounds?.shutdownTimeoutMs ?? DEFAULT_BOUNDS.shutdownTimeoutMs;
   }
 
+  /** Why the kit ran none of the scenario's later steps, once it stopped it. */
+  get stop(): ScenarioStop | undefined {
+    return this.stopped;
+  }
+
+  /** True when any process of the scenario wrote a stdout line that is a JSON object. */
+  spokeJson(): boolean {
+    return this.sessions.some((s) => s.lines.some((l) => l.json !== null && typeof l.json === "object" && !Array.isArray(l.json)));
+  }
+
+  /** Throws ScenarioStopped once the scenario is stopped: call it between steps. */
+  guard(): void {
+    if (this.stopped !== undefined) throw new ScenarioStopped(this.stopped);
+  }
+
+  /**
+   * Stops the scenario from outside (the run stopped): every process is ended now, pending
+   * waits settle, and the next step throws. A scenario already stopped keeps its own cause.
+   */
+  abort(cause: Exclude<StopCause, "unanswered">): Promise<void> {
+    if (this.stopped === undefined) {
+      this.stopped = { scenario: this.scenarioName(), cause, started: true };
+      this.note(cause === "run-timeout" ? "the run reached --run-timeout: the kit stops this scenario" : "the CLI answered no turn of any scenario: the kit stops this scenario");
+    }
+    return Promise.all(this.sessions.map((s) => s.stop())).then(() => undefined);
+  }
+
+  private scenarioName(): ScenarioName {
+    // The fuzzer's sessions never stop this way; only the kit's scenarios are named in stops.
+    return this.setup.name as ScenarioName;
+  }
+
   /** Launches the candidate as the Desktop would (a new process number each time). */
   async launch(extras: LaunchExtras = {}): Promise<LiveSession> {
     const { config, placeholders, launcherEnv, home, cwd } = this.setup;
@@ -92,8 +139,11 @@ export class ScenarioContext {
 
   /** Launches, then watches stdout for `quietMs` before the first line is written (output then breaks silence). */
   async start(extras: LaunchExtras = {}, quietMs = SHORT_QUIET_MS): Promise<LiveSession> {
+    this.guard();
     const session = await this.launch(extras);
+    this.guard();
     await session.waitQuiet(quietMs);
+    this.guard();
     return session;
   }
 
@@ -104,16 +154,106 @@ export class ScenarioContext {
     return JSON.stringify({ type: "user", message: { role: "user", content: blocks } });
   }
 
-  /** Writes one line and waits (bounded) for the terminal event that answers it. */
+  /** Writes one line and waits (bounded) for the terminal event that answers it; no stop when none comes (optional answers, fuzzing). */
   async exchange(session: LiveSession, line: string, label: string, timeoutMs = this.turnTimeoutMs): Promise<StdoutLine | undefined> {
+    this.guard();
     const from = session.lines.length;
     if (!session.send(line)) return undefined;
-    return session.waitForLine(isTerminalLine, { from, timeoutMs, label });
+    const terminal = await session.waitForLine(isTerminalLine, { from, timeoutMs, label });
+    this.guard();
+    return terminal;
   }
 
-  /** A user turn: prompt + directive, waiting for its terminal event. */
+  /** A user turn: prompt + directive, waiting for its terminal event; the scenario stops when none comes in time. */
   turn(session: LiveSession, prompt: string, directive: Directive, extra: Block[] = []): Promise<StdoutLine | undefined> {
-    return this.exchange(session, this.userLine(prompt, directive, extra), `the terminal event of turn ${directive.turn ?? "?"}`);
+    return this.ask(session, this.userLine(prompt, directive, extra), directive.turn ?? "?");
+  }
+
+  /**
+   * Writes one user turn and waits (bounded) for its terminal event. When the wait runs out
+   * while the process still runs, the scenario stops there (ScenarioStopped): its later
+   * steps would only queue behind the unanswered turn. An exit ends the wait without a stop.
+   */
+  async ask(session: LiveSession, line: string, name: string, timeoutMs = this.turnTimeoutMs, bound: "--turn-timeout" | "--stall-timeout" = "--turn-timeout"): Promise<StdoutLine | undefined> {
+    this.guard();
+    const from = session.lines.length;
+    const n = ++this.turnsSent;
+    if (!session.send(line)) return undefined;
+    return this.awaitTerminal(session, from, `turn ${n} (${name})`, timeoutMs, bound);
+  }
+
+  /** Waits (bounded) for the terminal event of a turn already written; stops the scenario like ask(). */
+  async awaitTerminal(session: LiveSession, from: number, turn: string, timeoutMs = this.turnTimeoutMs, bound: "--turn-timeout" | "--stall-timeout" = "--turn-timeout"): Promise<StdoutLine | undefined> {
+    this.guard();
+    const terminal = await session.waitForLine(isTerminalLine, { from, timeoutMs, label: `the terminal event of ${turn}` });
+    this.guard();
+    if (terminal !== undefined || session.exit !== undefined) return terminal;
+    return this.unanswered(turn, timeoutMs, bound);
+  }
+
+  /**
+   * A failure probe's failing turn: its terminal event may take up to --stall-timeout (the
+   * CLI may retry or wait on the failing model as it likes), but only once its request
+   * reached the model. A CLI that neither calls the model nor ends the turn within
+   * --turn-timeout is an unanswered turn like any other, and the probe stops there.
+   */
+  async askFailing(session: LiveSession, line: string, tag: string): Promise<StdoutLine | undefined> {
+    this.guard();
+    const from = session.lines.length;
+    const turn = `turn ${++this.turnsSent} (${tag})`;
+    if (!session.send(line)) return undefined;
+    let settled = false;
+    const waiting = session.waitForLine(isTerminalLine, { from, timeoutMs: this.stallTimeoutMs, label: `the terminal event of ${turn}` }).finally(() => {
+      settled = true;
+    });
+    const answered = (): boolean => session.lines.slice(from).some(isTerminalLine);
+    const reached = await this.waitForModelRequest(session, tag, this.turnTimeoutMs, () => settled || answered());
+    if (!reached && !settled && !answered() && session.exit === undefined) {
+      // The pending wait settles when the scenario's process is stopped.
+      this.record({ kind: "timeout", t: this.clock(), process: Math.max(1, this.sessions.length), waitingFor: `the terminal event of ${turn} (its request never reached the model)`, afterMs: this.turnTimeoutMs });
+      return this.unanswered(turn, this.turnTimeoutMs, "--turn-timeout");
+    }
+    const terminal = await waiting;
+    this.guard();
+    if (terminal !== undefined || session.exit !== undefined) return terminal;
+    return this.unanswered(turn, this.stallTimeoutMs, "--stall-timeout");
+  }
+
+  /** The kit gave up on `turn`: the scenario stops here (the run is told of a --turn-timeout wait). */
+  private unanswered(turn: string, waitedMs: number, bound: "--turn-timeout" | "--stall-timeout"): never {
+    this.stopped = { scenario: this.scenarioName(), cause: "unanswered", turn, waitedMs, bound, started: true };
+    this.note(`${turn} got no terminal event within ${waitedMs} ms (${bound}): the kit runs none of the scenario's later steps`);
+    if (bound === "--turn-timeout") this.setup.onUnanswered?.(this);
+    throw new ScenarioStopped(this.stopped);
+  }
+
+  /** The next user turn's number (for turns written without ask(), e.g. queued ones). */
+  countTurn(): number {
+    return ++this.turnsSent;
+  }
+
+  /** Writes a line (not a turn); false when it could not be written. */
+  send(session: LiveSession, line: string): boolean {
+    this.guard();
+    return session.send(line);
+  }
+
+  closeStdin(session: LiveSession): void {
+    this.guard();
+    session.closeStdin();
+  }
+
+  signal(session: LiveSession, signal: HostSignal): void {
+    this.guard();
+    session.signal(signal);
+  }
+
+  /** Waits (bounded) for the exit; throws when the scenario was stopped meanwhile. */
+  async waitExit(session: LiveSession, timeoutMs: number, label: string): Promise<ExitInfo | undefined> {
+    this.guard();
+    const exit = await session.waitExit(timeoutMs, label);
+    this.guard();
+    return exit;
   }
 
   /**
@@ -126,6 +266,7 @@ export class ScenarioContext {
       if (this.setup.fixture.calls().some((call) => call.directive?.turn === tag)) return true;
       await new Promise((resolve) => setTimeout(resolve, MODEL_POLL_MS));
     }
+    this.guard();
     return this.setup.fixture.calls().some((call) => call.directive?.turn === tag);
   }
 

@@ -1,12 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
 import type { LaunchConfig, LaunchFacts } from "../../core/agent-cli/launch.js";
-import { DEFAULT_BOUNDS, FAILURE_PROBES, SCENARIO_NAMES, type KitBounds, type ScenarioName } from "../../core/agent-cli/scenarios.js";
+import { viewProcesses, userTurns } from "../../core/agent-cli/analysis.js";
+import { DEFAULT_BOUNDS, FAILURE_PROBES, SCENARIO_NAMES, type KitBounds, type ScenarioName, type ScenarioStop } from "../../core/agent-cli/scenarios.js";
 import type { Transcript } from "../../core/agent-cli/types.js";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../../core/run-timeout.js";
 import { newFixtureToken, startModelFixture } from "../../fixtures/index.js";
-import { ScenarioContext } from "./context.js";
+import { ScenarioContext, ScenarioStopped } from "./context.js";
+import { RunControl } from "./run-control.js";
 import { SCENARIO_RUNNERS } from "./scenarios/index.js";
 
 export interface AgentCliSuiteOptions {
@@ -25,9 +29,27 @@ export interface AgentCliSuiteOptions {
   home?: string;
   /** Scenarios run at once, each with its own processes and model fixture (default 4); the failure probes run beside them. */
   jobs?: number;
+  /** Bound of the whole run (default 15 min): reaching it stops every scenario and ends every process. */
+  runTimeoutMs?: number;
   /** Environment of the launcher (default process.env). */
   launcherEnv?: Record<string, string | undefined>;
-  onScenario?: (name: ScenarioName, transcript: Transcript) => void;
+  /** Each scenario as it ends (a scenario the run never started ends with no transcript). */
+  onScenario?: (name: ScenarioName, transcript: Transcript | undefined, outcome: ScenarioOutcome) => void;
+}
+
+/** How one scenario went, for progress lines. */
+export interface ScenarioOutcome {
+  ms: number;
+  /** User turns written, and those answered with a terminal event. */
+  turns: number;
+  answered: number;
+  /** Set when the kit stopped the scenario early or never started it. */
+  stop?: ScenarioStop;
+}
+
+function outcomeOf(transcript: Transcript, ms: number, stop: ScenarioStop | undefined): ScenarioOutcome {
+  const turns = viewProcesses(transcript).flatMap(userTurns);
+  return { ms, turns: turns.length, answered: turns.filter((t) => t.terminals.length > 0).length, ...(stop !== undefined ? { stop } : {}) };
 }
 
 /** True when the configuration hands the candidate the fixture's API key. */
@@ -53,7 +75,7 @@ export function stallLimitFor(bounds: KitBounds): number {
   return bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
 }
 
-async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, token: string | undefined, bounds: KitBounds): Promise<Transcript> {
+async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, token: string | undefined, bounds: KitBounds, control: RunControl): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
   const root = mkdtempSync(join(tmpdir(), `awp-agent-${name}-`));
   const cwd = join(root, "work");
   const home = options.home ?? join(root, "home");
@@ -71,42 +93,68 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, to
     cwd,
     home,
     launcherEnv: options.launcherEnv ?? process.env,
+    onUnanswered: () => control.unanswered(),
   });
+  control.enter(ctx);
   try {
     await SCENARIO_RUNNERS[name](ctx);
+  } catch (error) {
+    if (!(error instanceof ScenarioStopped)) throw error;
   } finally {
     await ctx.finish();
+    control.leave(ctx);
     await fixture.close();
     rmSync(root, { recursive: true, force: true });
   }
-  return { scenario: name, mode: options.config.mode, events: ctx.events };
+  const stop = ctx.stop;
+  return { transcript: { scenario: name, mode: options.config.mode, events: ctx.events }, ...(stop !== undefined ? { stop } : {}) };
 }
 
 /**
  * Drives the scenarios against a live candidate; every process and fixture is gone when it
  * resolves. The failure probes start first and run beside the others, outside the --jobs
  * limit: they mostly wait for the CLI to give up, so a slow one costs max(its wait, the rest).
+ * A scenario stops at its first unanswered turn; the run stops every scenario at
+ * --run-timeout, or once the CLI has shown it answers nothing (run-control.ts).
  */
 export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<AgentRun & { bounds: KitBounds }> {
   const bounds = boundsFrom(options);
   const token = usesToken(options.config) ? newFixtureToken() : undefined;
   const names = [...(options.scenarios ?? SCENARIO_NAMES)];
   const transcripts = new Map<ScenarioName, Transcript>();
+  const stops: ScenarioStop[] = [];
   const jobs = Math.max(1, options.jobs ?? 4);
+  const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  const control = new RunControl(runTimeoutMs);
   const run = async (name: ScenarioName): Promise<void> => {
-    const transcript = await runScenario(name, options, token, bounds);
+    const cause = control.stopped;
+    if (cause !== undefined) {
+      const stop: ScenarioStop = { scenario: name, cause, started: false };
+      stops.push(stop);
+      options.onScenario?.(name, undefined, { ms: 0, turns: 0, answered: 0, stop });
+      return;
+    }
+    const started = performance.now();
+    const { transcript, stop } = await runScenario(name, options, token, bounds, control);
     transcripts.set(name, transcript);
-    options.onScenario?.(name, transcript);
+    if (stop !== undefined) stops.push(stop);
+    options.onScenario?.(name, transcript, outcomeOf(transcript, performance.now() - started, stop));
   };
   const probes = names.filter((name) => FAILURE_PROBES.includes(name)).map(run);
   const queue = names.filter((name) => !FAILURE_PROBES.includes(name));
   const worker = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) await run(name);
   };
-  await Promise.all([...probes, ...Array.from({ length: Math.min(jobs, queue.length) }, worker)]);
+  try {
+    await Promise.all([...probes, ...Array.from({ length: Math.min(jobs, queue.length) }, worker)]);
+  } finally {
+    await control.close();
+  }
   return {
     mode: options.config.mode,
-    transcripts: names.map((name) => transcripts.get(name) as Transcript),
+    transcripts: names.flatMap((name) => transcripts.get(name) ?? []),
+    stops: names.flatMap((name) => stops.filter((s) => s.scenario === name)),
+    runTimeoutMs,
     launch: options.facts,
     ...(token !== undefined ? { token } : {}),
     turnTimeoutMs: bounds.turnTimeoutMs,

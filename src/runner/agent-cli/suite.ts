@@ -59,11 +59,12 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
     argv: [options.config.executable, ...options.config.prefixArgs],
     startedAt,
     endedAt,
-    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, runTimeoutMs: recorded.runTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
     selection,
     results,
     deselected,
     notes: refusal === undefined ? notes : [`${refusal}.`, ...notes],
+    ...(judged.halted !== undefined ? { halted: judged.halted } : {}),
     secrets: secretsOf(run),
   });
   return { report, run };

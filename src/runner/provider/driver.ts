@@ -1,4 +1,6 @@
+import { performance } from "node:perf_hooks";
 import { configRevision } from "../../core/provider/digest.js";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../../core/run-timeout.js";
 import { invocableOperations, planInvocations, probeTools } from "../../core/provider/plan.js";
 import { describeRequest, invokeRequest, validateConfigRequest } from "../../core/provider/requests.js";
 import { readResponse } from "../../core/provider/response.js";
@@ -6,7 +8,7 @@ import { secretsOf, wrongTypedVariants } from "../../core/provider/config.js";
 import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
-import { acceptedOk, ProviderSender } from "./sender.js";
+import { acceptedOk, ProviderSender, RunTimedOut } from "./sender.js";
 
 export interface ProviderSuiteOptions {
   argv: string[];
@@ -26,6 +28,8 @@ export interface ProviderSuiteOptions {
   /** Which optional groups of requests to send (all by default); describe and the valid configuration always go. */
   send?: Partial<Record<RequestGroup, boolean>>;
   onExchange?: (exchange: ProviderExchange) => void;
+  /** Bound of the whole run (default 15 min): the kit then stops sending and the run judges what it has. */
+  runTimeoutMs?: number;
 }
 
 /** invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe. */
@@ -33,21 +37,43 @@ export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "inv
 
 const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as JsonObject | undefined)?.name === "tool.before";
 
-/** Plays the Host: one process per request, in the order describe, validate_config, invoke, dialects, hostile. */
+/**
+ * Plays the Host: one process per request, in the order describe, validate_config, invoke,
+ * dialects, hostile. At --run-timeout it stops sending (a call still running is ended) and
+ * returns what it has, marked context.runTimedOut.
+ */
 export async function recordProviderSession(options: ProviderSuiteOptions): Promise<ProviderTranscript> {
-  const budgetMs = options.budgetMs ?? 5000;
-  const sends = (group: RequestGroup): boolean => options.send?.[group] !== false;
-  const timeoutMs = options.timeoutMs ?? budgetMs + (options.graceMs ?? 1000);
+  const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  const deadline = performance.now() + runTimeoutMs;
+  const transcript = emptyTranscript(options);
+  try {
+    await sendAll(options, transcript, deadline);
+  } catch (error) {
+    if (!(error instanceof RunTimedOut)) throw error;
+    transcript.context.runTimedOut = runTimeoutMs;
+  }
+  return transcript;
+}
+
+function emptyTranscript(options: ProviderSuiteOptions): ProviderTranscript {
   const config = options.config?.value ?? {};
-  const transcript: ProviderTranscript = {
+  return {
     argv: options.argv,
     context: { config, configGiven: options.config !== undefined, invalidConfigsGiven: options.invalidConfigs?.length ?? 0, secrets: secretsOf(config), notes: [] },
     exchanges: [],
   };
+}
+
+async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTranscript, deadline: number): Promise<void> {
+  const budgetMs = options.budgetMs ?? 5000;
+  const sends = (group: RequestGroup): boolean => options.send?.[group] !== false;
+  const timeoutMs = options.timeoutMs ?? budgetMs + (options.graceMs ?? 1000);
+  const config = options.config?.value ?? {};
   const sender = new ProviderSender(
     {
       argv: options.argv,
       timeoutMs,
+      deadline,
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -98,5 +124,4 @@ export async function recordProviderSession(options: ProviderSuiteOptions): Prom
   }
 
   if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs);
-  return transcript;
 }

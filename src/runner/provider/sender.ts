@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { KitError } from "../../core/errors.js";
 import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireJson, type DigestDialectId } from "../../core/json/index.js";
 import { dialectSensitive } from "../../core/provider/digest.js";
@@ -23,6 +24,15 @@ export interface Sent {
 export interface SenderOptions extends CallOptions {
   argv: string[];
   onExchange?: (exchange: ProviderExchange) => void;
+  /** performance.now() of --run-timeout: no call starts after it, and a call still running then is ended. */
+  deadline?: number;
+}
+
+/** Thrown by a call once the run reached --run-timeout; the driver stops sending and the run judges what it has. */
+export class RunTimedOut extends Error {
+  constructor() {
+    super("the run reached --run-timeout");
+  }
 }
 
 const encoder = new TextEncoder();
@@ -54,8 +64,13 @@ export class ProviderSender {
   ) {}
 
   async call(sent: Sent): Promise<ProviderExchange> {
-    const { argv, onExchange, ...callOptions } = this.options;
-    const { stdout, stderr, outcome } = await callProvider(argv, sent.bytes, callOptions);
+    const { argv, onExchange, deadline, ...callOptions } = this.options;
+    const left = deadline === undefined ? Infinity : Math.floor(deadline - performance.now());
+    if (left <= 0) throw new RunTimedOut();
+    // A call that would outlast the run is cut at the deadline; cut, it is no answer to judge and is dropped.
+    const cut = left < callOptions.timeoutMs;
+    const { stdout, stderr, outcome } = await callProvider(argv, sent.bytes, cut ? { ...callOptions, timeoutMs: left } : callOptions);
+    if (cut && outcome.timedOut) throw new RunTimedOut();
     if (outcome.spawnError !== undefined && this.transcript.exchanges.length === 0) {
       throw new KitError("candidate_not_found", `cannot start ${argv[0]}: ${outcome.spawnError.code} ${outcome.spawnError.message}`);
     }

@@ -4,6 +4,7 @@ import { judgeProviderTranscript } from "../../core/provider/judge.js";
 import { buildReport } from "../../core/report/build.js";
 import type { RunReport } from "../../core/report/types.js";
 import type { ProviderTranscript } from "../../core/provider/types.js";
+import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout.js";
 import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
 
 export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
@@ -37,7 +38,12 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
   const startedAt = new Date();
   const transcript = await recordProviderSession({ ...options, send: { ...groupsFor(selected), ...options.send } });
   const endedAt = new Date();
-  const { results, deselected } = judgeProviderTranscript(transcript, selected);
+  const judged = judgeProviderTranscript(transcript, selected);
+  const { deselected } = judged;
+  // Cut short, the kit cannot tell what the unsent requests would have shown: every skip says so.
+  const cut = transcript.context.runTimedOut;
+  const halted = cut === undefined ? undefined : runTimeoutReason(cut, `after ${transcript.exchanges.length} calls, before the kit sent every request`);
+  const results = halted === undefined ? judged.results : judged.results.map((r) => (r.status === "skip" ? { ...r, reason: halted } : r));
   const report = buildReport({
     protocol: "provider",
     argv: options.argv,
@@ -49,12 +55,14 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
       configGiven: options.config !== undefined,
       invalidConfigs: options.invalidConfigs?.length ?? 0,
       calls: transcript.exchanges.length,
+      runTimeoutMs: options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
     },
     selection,
     results,
     deselected,
     notes: transcript.context.notes,
     secrets: transcript.context.secrets,
+    ...(halted !== undefined ? { halted } : {}),
   });
   const dialect = transcript.context.digestDialect;
   if (dialect !== undefined) report.digestDialect = { bound: dialect.bound, accepted: [...dialect.accepted] };

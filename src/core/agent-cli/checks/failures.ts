@@ -3,8 +3,8 @@ import type { Finding } from "../../report/types.js";
 import { callsIn, directiveOf, type Segment } from "../analysis.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
-import { finding, judgeEach, processesOf, show, skip, type AgentRun } from "./helpers.js";
-import { allSegments } from "./turns.js";
+import { finding, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { allSegments, missingTerminal } from "./turns.js";
 
 const ERROR = "agent-cli/failures/model-error";
 const STALL = "agent-cli/failures/model-stall";
@@ -77,9 +77,11 @@ function missing(c: Case): { message: string; seen: string; events: { event: Tra
   return { message: "the turn has no terminal event", seen: "no terminal event", events: sent };
 }
 
-function judgeCase(probe: Probe, c: Case): Finding[] {
+function judgeCase(probe: Probe, c: Case): Finding[] | undefined {
   const { transcript, segment, next } = c;
   const terminal = segment.terminal;
+  // The kit stopped the probe before its bound ran out (--run-timeout, or a CLI that answers nothing): unjudged.
+  if (terminal === undefined && missingTerminal(transcript, segment) === "host") return undefined;
   if (terminal === undefined || segment.input === undefined) {
     // The next turn was not sent (or only queued behind this one): nothing is said about it.
     const why = missing(c);
@@ -106,7 +108,7 @@ function failureCheck(probe: Probe): Check<AgentRun> {
   return {
     clause: probe.clause,
     judge: (run) =>
-      judgeEach(casesOf(run, probe), (c) => judgeCase(probe, c), skip(`no turn of the ${probe.what === "HTTP 500" ? "failures-error" : "failures-stall"} scenario reached the kit's model, so it never ${probe.what === "HTTP 500" ? "answered HTTP 500" : "stalled"}: run that scenario (--scenario failures) and see agent-cli/turns for its turns`)),
+      judgeSome(casesOf(run, probe), (c) => judgeCase(probe, c), skip(`no turn of the ${probe.what === "HTTP 500" ? "failures-error" : "failures-stall"} scenario reached the kit's model, so it never ${probe.what === "HTTP 500" ? "answered HTTP 500" : "stalled"}: run that scenario (--scenario failures) and see agent-cli/turns for its turns`)),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Evidence, Finding, Judgement, WireEntry } from "../../report/types
 import { viewProcesses, type OutLine, type ProcessView } from "../analysis.js";
 import { decisiveStderrLine } from "../causes.js";
 import type { LaunchFacts } from "../launch.js";
-import type { KitBounds } from "../scenarios.js";
+import type { KitBounds, ScenarioStop } from "../scenarios.js";
 import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
 
 /** Everything the agent-cli checks judge: the scenarios' transcripts and the launch facts. */
@@ -18,6 +18,10 @@ export interface AgentRun {
   notLaunched?: string;
   /** The kit's time bounds the run was recorded with (absent for recorded files: the defaults apply). */
   bounds?: KitBounds;
+  /** Scenarios the kit stopped early or never started, and why (live runs only). */
+  stops?: ScenarioStop[];
+  /** --run-timeout of a live run. */
+  runTimeoutMs?: number;
   /** Judging recorded transcripts: no live process, no fixture token, no launch facts. */
   offline: boolean;
 }

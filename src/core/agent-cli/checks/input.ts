@@ -6,7 +6,7 @@ import { PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
 import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
-import { allSegments } from "./turns.js";
+import { allSegments, missingTerminal } from "./turns.js";
 
 type Seg = { transcript: Transcript; segment: Segment };
 
@@ -32,6 +32,8 @@ export const inputChecks: Check<AgentRun>[] = [
           const views = processesOf(transcript);
           // A process that never served its first turn was refused at start (session/stays-up).
           if (views.length > 0 && views.every(exitedAtStart)) return undefined;
+          // No malformed line was written (the turn before them went unanswered, or the process was gone): nothing to judge.
+          if (!views.some((v) => v.inputs.some((i) => i.kind === "malformed"))) return undefined;
           const found: Finding[] = [];
           for (const view of views) {
             for (const input of view.inputs.filter((i) => i.kind === "malformed")) {
@@ -85,6 +87,8 @@ export const inputChecks: Check<AgentRun>[] = [
           const launchAt = transcript.events.findIndex((e) => e.kind === "launch" && e.process === segment.process);
           const argv = transcript.events[launchAt];
           const path = argv?.kind === "launch" ? argv.argv[argv.argv.indexOf("--mcp-config") + 1] : undefined;
+          // A turn the kit gave up waiting for (or stopped) is judged by agent-cli/turns/one-terminal-per-turn.
+          if (segment.terminal === undefined && missingTerminal(transcript, segment) !== "exited") return undefined;
           if (!isSuccess(segment)) return [finding(`${ID}/mcp-config`, { transcript, lines: segment.output.slice(-1) }, "launched with --mcp-config, the CLI did not answer the turn with success", { seen: show(segment.terminal?.object?.result) })];
           const where = { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(argv ? { events: [{ event: argv, at: launchAt }] } : {}) };
           if (path !== undefined && shownText(segment.output).includes(path)) return [finding(`${ID}/mcp-config`, where, "the --mcp-config path shows up in the turn's text, as if it were prompt text", { seen: path })];

@@ -34,6 +34,9 @@ function none(run: AgentRun): Unjudged {
   const scenario = run.transcripts.find((t) => t.scenario === "resume" && t.stdoutOnly !== true);
   const first = scenario === undefined ? undefined : processesOf(scenario)[0];
   const reported = first?.lines.some((l) => typeof l.object?.session_id === "string") ?? false;
+  const answered = first?.inputs.some((i) => i.kind === "user" && i.terminals.length > 0) ?? false;
+  // Without an answered first turn, the kit cannot tell whether the CLI would have reported an id.
+  if (first !== undefined && !reported && !answered) return skip("the resume scenario's first process answered no turn, so the kit had no session to resume (see agent-cli/turns/one-terminal-per-turn)");
   if (first !== undefined && !reported) return notApplicable("the first process reported no session_id, so there is nothing to resume: resume is optional in the contract");
   return skip("no process was relaunched with --resume: the resume scenario needs a valid session_id from its first process (see agent-cli/session) and runs with --scenario resume");
 }

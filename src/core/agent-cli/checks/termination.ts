@@ -1,7 +1,7 @@
 import type { Check } from "../../report/judge.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { TranscriptEvent } from "../types.js";
-import { finding, judgeEach, processesOf, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeSome, processesOf, skip, type AgentRun } from "./helpers.js";
 
 /** The Desktop follows SIGTERM with SIGKILL after this long (upstream facts): the SIGTERM clauses' bound. */
 export const SIGTERM_GRACE_MS = 3000;
@@ -31,13 +31,15 @@ function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: 
             return [{ transcript, view, start }];
           }),
         );
-      return judgeEach(
+      return judgeSome(
         cases,
         ({ transcript, view, start }) => {
           const limit = limitMs(run);
           const exit = view.exit;
           const took = exit === undefined ? undefined : exit.t - start.event.t;
           if (exit !== undefined && !exit.killedByKit && took !== undefined && took <= limit) return [];
+          // The kit ended the process before the bound ran out (--run-timeout): nothing to judge.
+          if (exit !== undefined && exit.killedByKit && took !== undefined && took < limit) return undefined;
           const seen = exit === undefined ? "still running" : exit.killedByKit ? `still running after ${Math.round(took ?? 0)} ms; the kit killed it` : `exited after ${Math.round(took ?? 0)} ms`;
           return [finding(clause, { transcript, events: [start, ...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : [])], stderrOf: view.process }, `the process did not exit within ${limit} ms of ${what}`, { expected: `exit within ${limit} ms`, seen })];
         },

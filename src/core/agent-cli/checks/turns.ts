@@ -127,8 +127,10 @@ export const turnChecks: Check<AgentRun>[] = [
   {
     clause: `${ID}/one-terminal-per-turn`,
     judge: (run) => {
-      // A scripted model failure's own turn is judged by agent-cli/failures (with its own bound).
-      const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && !scriptedFailure(segment) && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
+      // A scripted model failure's own turn is judged by agent-cli/failures (with its own bound)
+      // once its request reached the model; one that never got that far is an ordinary turn.
+      const failing = (transcript: Transcript, segment: Segment): boolean => scriptedFailure(segment) && callsIn(transcript, segment).length > 0;
+      const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && !failing(transcript, segment) && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
       const strays = allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true).flatMap(({ transcript, item }) => item.unattributed.filter((l) => l.object?.type === "result" || l.object?.type === "message_stop").map((line) => ({ transcript, line })));
       const judged = judgeEach(
         live,

@@ -11,9 +11,10 @@ export async function resume(ctx: ScenarioContext): Promise<void> {
   const first = await ctx.start();
   await ctx.turn(first, "Remember the word awp-resume-marker-41.", { turn: "resume-1" });
   const id = ctx.sessionId(first);
-  first.closeStdin();
-  await first.waitExit(5000, "exit of the first process");
+  ctx.closeStdin(first);
+  await ctx.waitExit(first, 5000, "exit of the first process");
   await first.stop();
+  ctx.guard();
   if (id === undefined || !LIMITS.sessionId.test(id)) {
     // The Desktop would refuse to pass it (invalid_resume_session_id).
     ctx.note(id === undefined ? "the first process reported no session_id, so there is nothing to resume" : "the first process reported a session_id the Desktop cannot pass to --resume");
@@ -25,14 +26,15 @@ export async function resume(ctx: ScenarioContext): Promise<void> {
 
 /**
  * One failure probe in a process of its own: the failing turn, waited for up to
- * --stall-timeout (the CLI may retry or wait as long as it likes within it), then a good
- * turn. When the failing turn never ended, the good turn is not sent: it would only queue
- * behind the stuck one and be blamed for it.
+ * --stall-timeout (the CLI may retry or wait as long as it likes within it) once its request
+ * reached the model, then a good turn. When the failing turn never ended, the good turn is
+ * not sent: it would only queue behind the stuck one and be blamed for it.
  */
 async function failureProbe(ctx: ScenarioContext, failing: Directive & { turn: string }, next: string): Promise<void> {
   const s = await ctx.start();
   const prompt = failing.stall === true ? "This one stalls." : "This one fails.";
-  const ended = await ctx.exchange(s, ctx.userLine(prompt, failing), `the terminal event of turn ${failing.turn}`, ctx.stallTimeoutMs);
+  // An unanswered failing turn stops the probe (ScenarioStopped), so the good turn is not sent.
+  const ended = await ctx.askFailing(s, ctx.userLine(prompt, failing), failing.turn);
   if (ended === undefined) return;
   await ctx.turn(s, "And this one works.", { turn: next });
 }
@@ -48,15 +50,15 @@ export function failuresStall(ctx: ScenarioContext): Promise<void> {
 export async function shutdown(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
   await ctx.turn(s, "Before shutdown.", { turn: "shutdown-1" });
-  s.send('{"type":"shutdown"}');
-  await s.waitExit(ctx.shutdownTimeoutMs + SHUTDOWN_EXTRA_WAIT_MS, "exit after the shutdown line");
+  ctx.send(s, '{"type":"shutdown"}');
+  await ctx.waitExit(s, ctx.shutdownTimeoutMs + SHUTDOWN_EXTRA_WAIT_MS, "exit after the shutdown line");
 }
 
 export async function sigtermIdle(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
   await ctx.turn(s, "Before SIGTERM.", { turn: "sigterm-1" });
-  s.signal("SIGTERM");
-  await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM");
+  ctx.signal(s, "SIGTERM");
+  await ctx.waitExit(s, SIGTERM_WAIT_MS, "exit after SIGTERM");
 }
 
 /** After the slow turn's request reached the model, how long the kit waits for its first output before SIGTERM. */
@@ -65,13 +67,13 @@ const MID_TURN_OUTPUT_WAIT_MS = 1000;
 export async function sigtermMidTurn(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
   const from = s.lines.length;
-  s.send(ctx.userLine("Stream slowly.", { turn: "sigterm-mid", bytes: 4000, slowMs: 200 }));
+  ctx.send(s, ctx.userLine("Stream slowly.", { turn: "sigterm-mid", bytes: 4000, slowMs: 200 }));
   // Real CLIs take seconds before they call the model: signal only once the reply is on its
   // way (the request reached the model, and output started or a second passed), so the
   // process is really in the middle of the turn.
   const answered = (): boolean => s.lines.slice(from).some(isTerminalLine);
   if (!(await ctx.waitForModelRequest(s, "sigterm-mid", ctx.turnTimeoutMs, answered))) ctx.note("the slow turn's request never reached the kit's model: SIGTERM was sent without it");
   await s.waitForLine((line) => line.index >= from, { from, timeoutMs: MID_TURN_OUTPUT_WAIT_MS, label: "output of the slow turn" });
-  s.signal("SIGTERM");
-  await s.waitExit(SIGTERM_WAIT_MS, "exit after SIGTERM mid-turn");
+  ctx.signal(s, "SIGTERM");
+  await ctx.waitExit(s, SIGTERM_WAIT_MS, "exit after SIGTERM mid-turn");
 }

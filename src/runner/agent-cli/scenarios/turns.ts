@@ -3,15 +3,14 @@ import { join } from "node:path";
 import { PROBE_BLOCK_TYPE } from "../../../core/agent-cli/scenarios.js";
 import { TINY_PDF, TINY_PNG } from "../attachments.js";
 import type { ScenarioContext } from "../context.js";
-import { isTerminalLine } from "../terminal.js";
 
 export async function basic(ctx: ScenarioContext): Promise<void> {
   // The long watch for output before the first line (--quiet-window): real CLIs take seconds to start.
   const s = await ctx.start({}, ctx.quietWindowMs);
   await ctx.turn(s, "Say hello.", { turn: "basic-1", reply: 'Hello from the kit\'s model.\nA second line: é ✓ 😀 "quoted" \\ and a tab\t.' });
   await ctx.turn(s, "Write a long answer.", { turn: "basic-2", bytes: 20_000 });
-  s.closeStdin();
-  await s.waitExit(ctx.turnTimeoutMs, "exit after the end of stdin");
+  ctx.closeStdin(s);
+  await ctx.waitExit(s, ctx.turnTimeoutMs, "exit after the end of stdin");
 }
 
 /**
@@ -21,11 +20,13 @@ export async function basic(ctx: ScenarioContext): Promise<void> {
 export async function queued(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
   let from = s.lines.length;
-  s.send(ctx.userLine("First queued question.", { turn: "queued-1", bytes: 400, slowMs: 20 }));
-  s.send(ctx.userLine("Second queued question.", { turn: "queued-2", reply: "Second answer." }));
-  s.send(ctx.userLine("Third queued question.", { turn: "queued-3", reply: "Third answer." }));
-  for (const tag of ["queued-1", "queued-2", "queued-3"]) {
-    const terminal = await s.waitForLine(isTerminalLine, { from, timeoutMs: ctx.turnTimeoutMs, label: `the terminal event of turn ${tag}` });
+  const tags = ["queued-1", "queued-2", "queued-3"];
+  ctx.send(s, ctx.userLine("First queued question.", { turn: "queued-1", bytes: 400, slowMs: 20 }));
+  ctx.send(s, ctx.userLine("Second queued question.", { turn: "queued-2", reply: "Second answer." }));
+  ctx.send(s, ctx.userLine("Third queued question.", { turn: "queued-3", reply: "Third answer." }));
+  for (const tag of tags) {
+    // The first unanswered one stops the scenario; an exit ends it.
+    const terminal = await ctx.awaitTerminal(s, from, `turn ${ctx.countTurn()} (${tag})`);
     if (terminal === undefined) return;
     from = terminal.index + 1;
   }
@@ -44,7 +45,7 @@ export async function content(ctx: ScenarioContext): Promise<void> {
   await ctx.turn(s, "What do you make of this?", { turn: CONTENT_TURNS.image }, [{ type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } }]);
   await ctx.turn(s, "Please have a look at this.", { turn: CONTENT_TURNS.document }, [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } }]);
   const probe = { type: PROBE_BLOCK_TYPE, marker: "awp-probe-alone-5c1e" };
-  await ctx.exchange(s, JSON.stringify({ type: "user", message: { role: "user", content: [probe] } }), "the terminal event of the unsupported-block turn");
+  await ctx.ask(s, JSON.stringify({ type: "user", message: { role: "user", content: [probe] } }), "the unsupported-block turn");
   await ctx.turn(s, "Here is one more thing.", { turn: CONTENT_TURNS.mixed }, [{ type: PROBE_BLOCK_TYPE, marker: "awp-probe-mixed-9d2b" }]);
 }
 
