@@ -111,13 +111,8 @@ function untouchable(pid: number, trace: LaunchTrace): boolean {
   return !Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid || pid === process.ppid || pid === trace.pid;
 }
 
-/**
- * The launch's process with this pid, if it is one right now. Its environment is always
- * read (the marker); its open files only when byPipe is set, or to say which pipes a
- * marked process holds. Reading every process's open files costs more than the rest of
- * the look together, so the kit does it only when a pipe stayed open (finalizeGroup).
- */
-export function inspect(trace: LaunchTrace, pid: number, byPipe: boolean): Found | undefined {
+/** The launch's process with this pid, if it is one right now: by its environment (the marker), then its open files (the pipes). */
+export function inspect(trace: LaunchTrace, pid: number): Found | undefined {
   const proc = trace.proc;
   if (proc === undefined || untouchable(pid, trace)) return undefined;
   const stat = readStat(proc, pid);
@@ -125,15 +120,14 @@ export function inspect(trace: LaunchTrace, pid: number, byPipe: boolean): Found
   if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < trace.startTicks || stat.pgrp === trace.pid) return undefined;
   const environ = readCapped(`${proc}/${pid}/environ`, ENVIRON_CAP);
   const marked = environ !== undefined && carriesMarker(environ, trace.marker);
-  if (!marked && !byPipe) return undefined;
   const holds = pipesHeld(trace, proc, pid);
   if (!marked && holds.length === 0) return undefined;
   const foundBy: Found["foundBy"] = [...(marked ? (["marker"] as const) : []), ...(holds.length > 0 ? (["pipe"] as const) : [])];
   return { pid, startTicks: stat.startTicks, foundBy, holds, command: commandOf(proc, pid, stat.comm) };
 }
 
-/** Every process of the launch still running outside its process group (see inspect for byPipe). */
-export function findLeftovers(trace: LaunchTrace, byPipe: boolean): Found[] {
+/** Every process of the launch still running outside its process group. */
+export function findLeftovers(trace: LaunchTrace): Found[] {
   const proc = trace.proc;
   if (proc === undefined) return [];
   // Soon after the launch, with no pid wrap since, a process started after it has a higher
@@ -151,7 +145,7 @@ export function findLeftovers(trace: LaunchTrace, byPipe: boolean): Found[] {
   for (const name of names) {
     const pid = Number(name);
     if (!Number.isSafeInteger(pid) || pid <= above || String(pid) !== name) continue;
-    const hit = inspect(trace, pid, byPipe);
+    const hit = inspect(trace, pid);
     if (hit !== undefined) found.push(hit);
   }
   return found;
@@ -164,7 +158,7 @@ function alive(trace: LaunchTrace, found: Found): boolean {
 
 /** Signals a leftover after checking that the pid is still that very process of the launch. */
 function signalLeftover(trace: LaunchTrace, found: Found, signal: NodeJS.Signals): "sent" | "gone" | "refused" {
-  const now = inspect(trace, found.pid, true);
+  const now = inspect(trace, found.pid);
   if (now === undefined || now.startTicks !== found.startTicks) return "gone";
   try {
     process.kill(found.pid, signal);
@@ -205,10 +199,9 @@ async function endAll(trace: LaunchTrace, found: readonly Found[], graceMs: numb
 /**
  * After the launch's leader exited and its group was killed: finds the launch's processes
  * that are still running, ends them (SIGTERM, SIGKILL after graceMs) and looks again, until
- * a look finds none or MAX_ROUNDS passed. Once one is found, later looks also go by pipe.
- * Resolves with what was found; never rejects.
+ * a look finds none or MAX_ROUNDS passed. Resolves with what was found; never rejects.
  */
-export async function sweepLeftovers(trace: LaunchTrace, graceMs: number, byPipe: boolean): Promise<LeftoverSweep> {
+export async function sweepLeftovers(trace: LaunchTrace, graceMs: number): Promise<LeftoverSweep> {
   if (trace.proc === undefined) {
     live.delete(trace);
     return { scan: "unavailable", found: [] };
@@ -216,7 +209,7 @@ export async function sweepLeftovers(trace: LaunchTrace, graceMs: number, byPipe
   const records = new Map<string, Leftover>();
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const found = findLeftovers(trace, byPipe || records.size > 0);
+      const found = findLeftovers(trace);
       if (found.length === 0) break;
       const ended = await endAll(trace, found, graceMs);
       for (const f of found) {
@@ -237,7 +230,7 @@ export async function sweepLeftovers(trace: LaunchTrace, graceMs: number, byPipe
 /** The kit is exiting: SIGKILL, at once and synchronously, the leftovers of every launch not swept yet. */
 export function killLeftoversNow(): void {
   for (const trace of live) {
-    for (const found of findLeftovers(trace, true)) signalLeftover(trace, found, "SIGKILL");
+    for (const found of findLeftovers(trace)) signalLeftover(trace, found, "SIGKILL");
   }
   live.clear();
 }

@@ -107,28 +107,34 @@ const DEFAULT_LEFTOVER_GRACE_MS = 1000;
 
 /**
  * After the leader exited: SIGKILL the rest of the group (grandchildren), release it, end
- * what escaped the group and carries the launch marker (leftovers.ts: SIGTERM, SIGKILL
- * after graceMs), then give stdout/stderr up to pipeWaitMs to close before destroying
- * them. A pipe still open after PIPE_HOLDER_MS is held by someone: one more look, by pipe.
+ * what escaped the group (leftovers.ts: SIGTERM, SIGKILL after graceMs), then give
+ * stdout/stderr up to pipeWaitMs to close before destroying them. A pipe still open after
+ * PIPE_HOLDER_MS has a holder the first look missed (started late): one more look.
  */
 export async function finalizeGroup(child: GroupChild, pipeWaitMs: number, graceMs = DEFAULT_LEFTOVER_GRACE_MS): Promise<LeftoverSweep> {
   await child.exited;
   releaseGroup(child.pid);
-  const sweep = await sweepLeftovers(child.launch, graceMs, true);
+  const sweep = await sweepLeftovers(child.launch, graceMs);
   const pipes = Promise.all([closeWithin(child.stdout, pipeWaitMs), closeWithin(child.stderr, pipeWaitMs)]);
-  const closedSoon = await Promise.race([pipes.then(() => true), delay(Math.min(PIPE_HOLDER_MS, pipeWaitMs)).then(() => false)]);
-  const late = closedSoon || sweep.scan === "unavailable" ? undefined : await sweepLeftovers(child.launch, graceMs, true);
+  const closedSoon = await settlesWithin(pipes, Math.min(PIPE_HOLDER_MS, pipeWaitMs));
+  const late = closedSoon || sweep.scan === "unavailable" ? undefined : await sweepLeftovers(child.launch, graceMs);
   await pipes;
   child.stdin.destroy();
   if (late === undefined) return sweep;
   return { ...sweep, found: [...sweep.found, ...late.found].slice(0, LEFTOVERS_RECORDED), ...dropped(sweep, late) };
 }
 
-/** After the exit (and the kit's look by marker): a pipe still open this long has a holder. */
+/** After the exit and the kit's first look: a pipe still open this long has a holder. */
 const PIPE_HOLDER_MS = 50;
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 }
 
 function dropped(a: LeftoverSweep, b: LeftoverSweep): { dropped?: number } {

@@ -3,6 +3,7 @@ import { judgeAgentRun } from "../../src/core/agent-cli/judge.js";
 import { NO_PROC_REASON } from "../../src/core/leftovers.js";
 import type { Leftover, LeftoverSweep } from "../../src/core/process-outcome.js";
 import { judgeProviderTranscript } from "../../src/core/provider/judge.js";
+import { buildReport } from "../../src/core/report/build.js";
 import type { ProviderExchange, ProviderTranscript } from "../../src/core/provider/types.js";
 import { runOf, Script } from "./agent-cli/transcripts.js";
 
@@ -55,6 +56,18 @@ describe("provider/transport/no-leftover-processes", () => {
     expect(first?.seen).toContain("SIGKILL");
     expect(first?.evidence?.some((e) => e.stream === "process" && e.excerpt.includes("pid 4242"))).toBe(true);
     expect(more?.message).toMatch(/^3 more processes/);
+  });
+
+  it("shows a leftover's command line redacted like every other text of the report", () => {
+    const secret = "sk-live-0123456789abcdef";
+    const results = judgeProviderTranscript({
+      argv: ["p"], context: { config: {}, configGiven: true, invalidConfigsGiven: 0, secrets: [secret], notes: [] },
+      exchanges: [exchange({ scan: "proc", found: [{ ...daemon, command: `/opt/agentd --token ${secret}` }] })],
+    }).results;
+    const report = buildReport({ protocol: "provider", argv: ["p"], startedAt: new Date(), endedAt: new Date(), options: {}, selection: { clause: [], skip: [] }, results, deselected: 0, notes: [], secrets: [secret] });
+    const text = JSON.stringify(report);
+    expect(text).not.toContain(secret);
+    expect(text).toContain("/opt/agentd --token [REDACTED]");
   });
 
   it("is skipped, saying why, without /proc or without any record", () => {

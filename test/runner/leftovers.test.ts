@@ -127,8 +127,8 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
     const trace: LaunchTrace = { ...traced, stdio: new Map([[pipe, "stdout"]]) };
     const sharer = await sharerPid;
     try {
-      expect(findLeftovers(trace, true).map((f) => f.pid)).toEqual([sharer]);
-      const sweep = await sweepLeftovers(trace, 300, true);
+      expect(findLeftovers(trace).map((f) => f.pid)).toEqual([sharer]);
+      const sweep = await sweepLeftovers(trace, 300);
       expect(sweep.found).toEqual([expect.objectContaining({ pid: sharer, foundBy: ["pipe"], holds: [{ stream: "stdout", link: pipe }] })]);
       expect(isDead(sharer)).toBe(true);
       for (const pid of [process.pid, process.ppid, older.pid as number, stranger.pid as number]) expect(isDead(pid)).toBe(false);
@@ -138,15 +138,17 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
     }
   });
 
-  it("costs little when nothing is left (a look after a plain call)", async () => {
+  it("finds nothing after a plain call, and a look stays cheap", async () => {
     const result = await runProcess({ argv: [process.execPath, "-e", ""], timeoutMs: 5000, stdoutCap: 10, stderrCap: 10 });
     expect(result.leftovers).toEqual({ scan: "proc", found: [] });
-    const traced = traceLaunch(process.pid, "no-such-marker", performance.now());
-    forgetLaunch(traced);
-    const trace: LaunchTrace = { ...traced, pid: 2, stdio: new Map() };
+    const plain = spawn(process.execPath, ["-e", ""], { stdio: "pipe" });
+    const trace = traceLaunch(plain.pid as number, "no-such-marker", performance.now());
+    forgetLaunch(trace);
+    await new Promise((resolve) => plain.once("exit", resolve));
     const began = performance.now();
-    for (let i = 0; i < 50; i++) expect(findLeftovers(trace, true)).toEqual([]);
-    expect((performance.now() - began) / 50).toBeLessThan(20);
+    for (let i = 0; i < 20; i++) expect(findLeftovers(trace)).toEqual([]);
+    // A fraction of a millisecond on a quiet machine; the bound only catches a look gone wrong.
+    expect((performance.now() - began) / 20).toBeLessThan(100);
   });
 });
 
@@ -154,7 +156,7 @@ describe("leftovers without /proc", () => {
   it("says the platform has no /proc and signals nothing", async () => {
     const trace = traceLaunch(process.pid, "x", performance.now(), "/definitely/no/proc");
     expect(trace.proc).toBeUndefined();
-    expect(findLeftovers(trace, true)).toEqual([]);
-    expect(await sweepLeftovers(trace, 100, true)).toEqual({ scan: "unavailable", found: [] });
+    expect(findLeftovers(trace)).toEqual([]);
+    expect(await sweepLeftovers(trace, 100)).toEqual({ scan: "unavailable", found: [] });
   });
 });
