@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { StdoutEvent } from "../../../src/core/agent-cli/types.js";
 import { liveGroupIds } from "../../../src/runner/process-group.js";
-import { deadWithin, jsonOf, startFixture, stopAll } from "./session-harness.js";
+import { fileURLToPath } from "node:url";
+import { deadWithin, isDead, jsonOf, startArgv, startFixture, stopAll } from "./session-harness.js";
+
+const LEAVE_DAEMON = fileURLToPath(new URL("../../fixtures/processes/leave-daemon.mjs", import.meta.url));
 
 afterEach(async () => {
   const pids = await stopAll();
@@ -95,5 +98,18 @@ describe("LiveSession: guards and framing", () => {
     // A grandchild in the process group is the group kill's, not a leftover.
     expect(kinds().slice(-2)).toEqual(["exit", "leftovers"]);
     expect(events.at(-1)).toMatchObject({ kind: "leftovers", scan: "proc", found: [] });
+  });
+
+  it("after stop(), the daemon a CLI left in a new session is ended and recorded as a leftover", async () => {
+    const { session, events } = await startArgv([process.execPath, LEAVE_DAEMON, "close-all", "hang"], { killGraceMs: 300 });
+    const line = await session.waitForLine((l) => /^\d+$/.test(l.text), { from: 0, timeoutMs: 3000, label: "pid" });
+    const daemon = Number(line?.text);
+    try {
+      await session.stop();
+      expect(events.at(-1)).toMatchObject({ kind: "leftovers", process: 1, scan: "proc", found: [{ pid: daemon, foundBy: ["marker"], holds: [], ended: "SIGTERM" }] });
+      expect(isDead(daemon)).toBe(true);
+    } finally {
+      if (daemon > 1 && !isDead(daemon)) process.kill(daemon, "SIGKILL");
+    }
   });
 });
