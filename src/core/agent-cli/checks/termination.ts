@@ -1,6 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import type { Judgement } from "../../report/types.js";
-import { describeLeftover, howFound, NO_PROC_REASON } from "../../leftovers.js";
+import { howFound, leftoverSeen, NO_PROC_REASON } from "../../leftovers.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { LeftoversEvent, TranscriptEvent } from "../types.js";
 import { finding, judgeEach, liveTranscripts, processesOf, skip, type AgentRun } from "./helpers.js";
@@ -64,12 +64,12 @@ function judgeLeftovers(run: AgentRun): Judgement {
     const events = [...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : []), { event: event as LeftoversEvent, at }];
     const where = { transcript, events, stderrOf: event.process };
     const listed = event.found.map((leftover) =>
-      finding(NO_LEFTOVERS, where, `a process the CLI started was still running after it exited, outside its process group: pid ${leftover.pid}, found by ${howFound(leftover)}`, {
+      finding(NO_LEFTOVERS, where, `a process the CLI started outlived it, outside its process group: pid ${leftover.pid}, found by ${howFound(leftover)}`, {
         expected: "every process the CLI started has exited when the CLI's process exits",
-        seen: describeLeftover(leftover),
+        seen: leftoverSeen(leftover),
       }),
     );
-    return event.dropped === undefined ? listed : [...listed, finding(NO_LEFTOVERS, where, `${event.dropped} more processes of this launch were still running after it exited (ended by the kit, not listed)`)];
+    return event.dropped === undefined ? listed : [...listed, finding(NO_LEFTOVERS, where, `${event.dropped} more processes the CLI started outlived it, outside its process group (ended by the kit, not listed)`)];
   });
   return { outcome: "judged", judged: scanned.length, findings };
 }

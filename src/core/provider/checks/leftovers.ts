@@ -1,6 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding, Judgement } from "../../report/types.js";
-import { describeLeftover, howFound, NO_PROC_REASON } from "../../leftovers.js";
+import { howFound, leftoverSeen, NO_PROC_REASON } from "../../leftovers.js";
 import type { Leftover } from "../../process-outcome.js";
 import type { ProviderExchange, ProviderTranscript } from "../types.js";
 import { finding, skip } from "./helpers.js";
@@ -8,12 +8,10 @@ import { finding, skip } from "./helpers.js";
 export const NO_LEFTOVERS = "provider/transport/no-leftover-processes";
 
 function leftoverFinding(e: ProviderExchange, leftover: Leftover): Finding {
-  const f = finding(NO_LEFTOVERS, e, `a process the call started was still running after the Provider exited, outside its process group: pid ${leftover.pid}, found by ${howFound(leftover)}`, {
+  return finding(NO_LEFTOVERS, e, `a process the call started outlived it, outside its process group: pid ${leftover.pid}, found by ${howFound(leftover)}`, {
     expected: "every process the call started has exited when the Provider's process exits",
-    seen: describeLeftover(leftover),
+    seen: leftoverSeen(leftover),
   });
-  f.evidence = [...(f.evidence ?? []), { stream: "process", seq: e.seq, excerpt: `left running: ${describeLeftover(leftover)}` }];
-  return f;
 }
 
 /**
@@ -31,7 +29,7 @@ function judgeLeftovers(t: ProviderTranscript): Judgement {
     const sweep = e.outcome.leftovers;
     const listed = (sweep?.found ?? []).map((l) => leftoverFinding(e, l));
     const more = sweep?.dropped;
-    return more === undefined ? listed : [...listed, finding(NO_LEFTOVERS, e, `${more} more processes the call started were still running after the Provider exited (ended by the kit, not listed)`)];
+    return more === undefined ? listed : [...listed, finding(NO_LEFTOVERS, e, `${more} more processes the call started outlived it, outside its process group (ended by the kit, not listed)`)];
   });
   return { outcome: "judged", judged: scanned.length, findings };
 }
