@@ -47,7 +47,7 @@ export interface Found {
 
 /** Bytes of a process's environment the kit reads (an environment is rarely past a few KiB). */
 const ENVIRON_CAP = 1024 * 1024;
-/** Open files of one process the kit looks at (0-2 first). */
+/** Open files of one process the kit looks at (in the order /proc lists them: by fd number). */
 const FD_CAP = 4096;
 /** Rounds of look-and-kill: a round ends what the previous one's leftovers started while dying. */
 const MAX_ROUNDS = 4;
