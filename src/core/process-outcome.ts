@@ -22,8 +22,8 @@ export interface ProcessOutcome {
 
 /**
  * The one variable the kit adds to every candidate's environment: a value unique to the
- * launch ("<kit pid>-<random hex>"), inherited by whatever the candidate starts, so the kit
- * can find those processes again after the candidate ended. Not a secret.
+ * launch ("<kit pid>-<16 hex digits>"), inherited by whatever the candidate starts, so the
+ * kit can find those processes again after the candidate ended. Not a secret.
  */
 export const LAUNCH_MARKER_ENV = "AWP_CONFORMANCE_LAUNCH";
 

@@ -16,24 +16,28 @@ import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { LAUNCH_MARKER_ENV, LEFTOVERS_RECORDED, type Leftover, type LeftoverSweep, type StdStream } from "../core/process-outcome.js";
-import { carriesMarker, commandOf, lastPid, PROC_ROOT, procAvailable, readCapped, readLink, readStat, uptimeTicks } from "./proc-read.js";
+import { commandOf, lastPid, markerLinks, PROC_ROOT, procAvailable, readCapped, readLink, readStat, tgidOf, uptimeTicks } from "./proc-read.js";
 
 export { LAUNCH_MARKER_ENV, PROC_ROOT };
 
-/** What the kit knows of one launch to find its leftovers later. */
-export interface LaunchTrace {
+/** What the kit fixes before spawning: the launch's marker, and a lower bound of its start. */
+export interface LaunchStart {
   /** This launch's value in LAUNCH_MARKER_ENV. */
   readonly marker: string;
-  /** The leader's pid (= its process group id). */
-  readonly pid: number;
   /** Where /proc is, or undefined on a platform without it. */
   readonly proc: string | undefined;
-  /** The leader's start in clock ticks since boot; processes that started earlier are never the launch's. */
+  /** Clock ticks since boot just before the spawn; processes that started earlier are never the launch's. */
   readonly startTicks: number;
+  /** performance.now() just before the spawn. */
+  readonly startedAt: number;
+}
+
+/** What the kit knows of one launch to find its leftovers later. */
+export interface LaunchTrace extends LaunchStart {
+  /** The leader's pid (= its process group id). */
+  readonly pid: number;
   /** What the leader's fds 0-2 pointed at right after spawn ("socket:[123]"), by stream. */
   readonly stdio: ReadonlyMap<string, StdStream>;
-  /** performance.now() at spawn. */
-  readonly startedAt: number;
 }
 
 /** A process found in /proc that belongs to a launch. */
@@ -56,13 +60,22 @@ const KILL_WAIT_MS = 500;
 const POLL_MS = 10;
 /** Within this long of the launch, only pids above the leader's (and no wrap since) can be newer. */
 const PID_ORDER_MS = 2000;
+/** Up to this many pids handed out since the launch, they are probed one by one rather than listed. */
+const PROBE_RANGE = 64;
 const STREAMS: readonly StdStream[] = ["stdin", "stdout", "stderr"];
 
 const live = new Set<LaunchTrace>();
+/** Every marker this kit hands out starts so. */
+const KIT_PREFIX = `${process.pid}-`;
 
-/** A fresh marker value: the kit's pid and 64 random bits. */
+/** 32 random bits per kit process, then a count: unique per launch, and across kit runs that reuse a pid. */
+const MARKER_BASE = randomBytes(4).toString("hex");
+let launches = 0;
+
+/** A fresh marker value: the kit's pid, then 16 hex digits (this kit's random base, and the launch count). */
 export function newMarker(): string {
-  return `${process.pid}-${randomBytes(8).toString("hex")}`;
+  launches = (launches + 1) % 0x1_0000_0000;
+  return `${KIT_PREFIX}${MARKER_BASE}${launches.toString(16).padStart(8, "0")}`;
 }
 
 /** The child environment with the launch marker added (a marker the kit itself inherited is kept in front). */
@@ -72,19 +85,43 @@ export function markedEnv(env: Record<string, string>, marker: string): Record<s
   return { ...env, [LAUNCH_MARKER_ENV]: [...chain, marker].join(":") };
 }
 
-/** Records what the kit needs to find the launch's leftovers; call synchronously right after spawn. */
-export function traceLaunch(pid: number, marker: string, startedAt: number, root = PROC_ROOT): LaunchTrace {
+
+/** Reading /proc/uptime costs tens of microseconds: read it now and then, and count from there. */
+let clock: { proc: string; ticks: number; at: number } | undefined;
+const CLOCK_REFRESH_MS = 5000;
+
+/**
+ * Now in clock ticks since boot, as /proc/<pid>/stat counts process starts, never later than
+ * the truth: the monotonic clock stops in a suspend that boot time counts, so a stale estimate
+ * only runs behind.
+ */
+function bootTicks(proc: string): number {
+  const now = performance.now();
+  if (clock === undefined || clock.proc !== proc || now - clock.at > CLOCK_REFRESH_MS) clock = { proc, ticks: uptimeTicks(proc), at: now };
+  return Math.max(0, clock.ticks + Math.floor(((now - clock.at) / 1000) * 100) - 1);
+}
+
+/** Before the spawn: a fresh marker, and now as /proc counts process starts. */
+export function beginLaunch(root = PROC_ROOT): LaunchStart {
   const proc = procAvailable(root) ? root : undefined;
+  return { marker: newMarker(), proc, startTicks: proc === undefined ? 0 : bootTicks(proc), startedAt: performance.now() };
+}
+
+/**
+ * Records what the kit needs to find the launch's leftovers: call synchronously right after
+ * the spawn, before the child can have run code of its own (its stdio is then still the
+ * kit's pipes). The leader leads its own process group, so its pgid is its pid.
+ */
+export function traceLaunch(pid: number, start: LaunchStart): LaunchTrace {
   const stdio = new Map<string, StdStream>();
-  let startTicks = 0;
+  const proc = start.proc;
   if (proc !== undefined) {
-    startTicks = readStat(proc, pid)?.startTicks ?? uptimeTicks(proc);
     STREAMS.forEach((stream, fd) => {
       const link = readLink(`${proc}/${pid}/fd/${fd}`);
       if (link !== undefined && /^(socket|pipe):\[\d+\]$/.test(link)) stdio.set(link, stream);
     });
   }
-  const trace: LaunchTrace = { marker, pid, proc, startTicks, stdio, startedAt };
+  const trace: LaunchTrace = { ...start, pid, stdio };
   live.add(trace);
   return trace;
 }
@@ -111,41 +148,75 @@ function untouchable(pid: number, trace: LaunchTrace): boolean {
   return !Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid || pid === process.ppid || pid === trace.pid;
 }
 
-/** The launch's process with this pid, if it is one right now: by its environment (the marker), then its open files (the pipes). */
-export function inspect(trace: LaunchTrace, pid: number): Found | undefined {
+const NONE: ReadonlySet<number> = new Set();
+
+/**
+ * The launch's process with this pid, if it is one right now: by its environment (the
+ * marker), then its open files (the pipes). `others`: the leaders of the kit's other live
+ * launches, whose process groups are theirs.
+ */
+export function inspect(trace: LaunchTrace, pid: number, others: ReadonlySet<number> = NONE): Found | undefined {
   const proc = trace.proc;
   if (proc === undefined || untouchable(pid, trace)) return undefined;
   const stat = readStat(proc, pid);
   // Gone, a zombie, older than the launch, or in its process group (already sent SIGKILL).
   if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < trace.startTicks || stat.pgrp === trace.pid) return undefined;
+  // In the process group of another launch of this kit: that one's (a process cannot join a group of another session).
+  if (others.has(stat.pgrp)) return undefined;
   const environ = readCapped(`${proc}/${pid}/environ`, ENVIRON_CAP);
-  const marked = environ !== undefined && carriesMarker(environ, trace.marker);
+  const links = environ === undefined ? [] : markerLinks(environ);
+  const marked = links.includes(trace.marker);
+  // Another launch of this kit (a parallel job): not this one's, and not worth reading its open files.
+  if (!marked && links.some((link) => link.startsWith(KIT_PREFIX))) return undefined;
   const holds = pipesHeld(trace, proc, pid);
   if (!marked && holds.length === 0) return undefined;
   const foundBy: Found["foundBy"] = [...(marked ? (["marker"] as const) : []), ...(holds.length > 0 ? (["pipe"] as const) : [])];
   return { pid, startTicks: stat.startTicks, foundBy, holds, command: commandOf(proc, pid, stat.comm) };
 }
 
-/** Every process of the launch still running outside its process group. */
-export function findLeftovers(trace: LaunchTrace): Found[] {
-  const proc = trace.proc;
-  if (proc === undefined) return [];
-  // Soon after the launch, with no pid wrap since, a process started after it has a higher
-  // pid (and none was started when the last pid handed out is still the leader's).
+/**
+ * The pids to look at: soon after the launch, with no pid wrap since, a process started after
+ * it has a higher pid, up to the last pid handed out (none when that is still the leader's).
+ * A short range is probed pid by pid (`probed`: those may be thread ids); a long one, or an
+ * old launch, takes the listing of /proc, which lists processes only.
+ */
+function candidatePids(trace: LaunchTrace, proc: string): { pids: number[]; probed: boolean } {
   const last = performance.now() - trace.startedAt < PID_ORDER_MS ? lastPid(proc) : undefined;
-  if (last === trace.pid) return [];
+  if (last === trace.pid) return { pids: [], probed: false };
+  if (last !== undefined && last > trace.pid && last - trace.pid <= PROBE_RANGE) {
+    return { pids: Array.from({ length: last - trace.pid }, (_, i) => trace.pid + 1 + i), probed: true };
+  }
   const above = last !== undefined && last > trace.pid ? trace.pid : 0;
   let names: string[];
   try {
     names = readdirSync(proc);
   } catch {
-    return [];
+    return { pids: [], probed: false };
   }
-  const found: Found[] = [];
-  for (const name of names) {
+  const pids = names.flatMap((name) => {
     const pid = Number(name);
-    if (!Number.isSafeInteger(pid) || pid <= above || String(pid) !== name) continue;
-    const hit = inspect(trace, pid);
+    return Number.isSafeInteger(pid) && pid > above && String(pid) === name ? [pid] : [];
+  });
+  return { pids, probed: false };
+}
+
+/** Every process of the launch still running outside its process group. */
+export function findLeftovers(trace: LaunchTrace): Found[] {
+  const proc = trace.proc;
+  if (proc === undefined) return [];
+  // The kit's own candidates (parallel jobs) lead other launches: neither they nor their groups are this one's.
+  const leaders = new Set<number>();
+  for (const other of live) if (other.pid !== trace.pid) leaders.add(other.pid);
+  const { pids, probed } = candidatePids(trace, proc);
+  const seen = new Set<number>();
+  const found: Found[] = [];
+  for (const pid of pids) {
+    if (seen.has(pid) || leaders.has(pid)) continue;
+    // A probed pid may be a thread id: look at its process once, as /proc lists it.
+    const tgid = probed ? tgidOf(proc, pid) : pid;
+    if (tgid === undefined || seen.has(tgid) || leaders.has(tgid)) continue;
+    seen.add(pid).add(tgid);
+    const hit = inspect(trace, tgid, leaders);
     if (hit !== undefined) found.push(hit);
   }
   return found;

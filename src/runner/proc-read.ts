@@ -38,10 +38,14 @@ export function readStat(proc: string, pid: number): Stat | undefined {
   return { state: fields[0] ?? "?", pgrp: Number(fields[2]), startTicks, comm: text.slice(text.indexOf("(") + 1, close) };
 }
 
-/** Now, in clock ticks since boot (USER_HZ is 100 on Linux), a little early to be safe. */
+/**
+ * Now, in the clock ticks since boot that /proc/<pid>/stat counts process starts in (USER_HZ
+ * is 100 on Linux), one tick early so a process started now never counts as older.
+ */
 export function uptimeTicks(proc: string): number {
   try {
-    return Math.max(0, Math.floor((Number(readFileSync(`${proc}/uptime`, "latin1").split(" ")[0]) - 0.05) * 100));
+    const seconds = Number(readFileSync(`${proc}/uptime`, "latin1").split(" ")[0]);
+    return Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds * 100) - 1) : 0;
   } catch {
     return 0;
   }
@@ -89,14 +93,19 @@ export function readCapped(file: string, cap: number): Buffer | undefined {
   }
 }
 
-/** Whether an environment block (NUL-separated) holds the marker variable with this launch's value in its chain. */
-export function carriesMarker(environ: Buffer, marker: string): boolean {
-  if (environ.indexOf(marker, 0, "latin1") < 0) return false;
+/** The values of the marker variable in an environment block (NUL-separated), each split into its chain of launches. */
+export function markerLinks(environ: Buffer): string[] {
   const prefix = `${LAUNCH_MARKER_ENV}=`;
+  if (environ.indexOf(prefix, 0, "latin1") < 0) return [];
   return environ
     .toString("latin1")
     .split("\0")
-    .some((entry) => entry.startsWith(prefix) && entry.slice(prefix.length).split(":").includes(marker));
+    .flatMap((entry) => (entry.startsWith(prefix) ? entry.slice(prefix.length).split(":") : []));
+}
+
+/** Whether an environment block holds the marker variable with this launch's value in its chain. */
+export function carriesMarker(environ: Buffer, marker: string): boolean {
+  return environ.indexOf(marker, 0, "latin1") >= 0 && markerLinks(environ).includes(marker);
 }
 
 export function commandOf(proc: string, pid: number, comm: string): string {
@@ -115,3 +124,10 @@ export function lastPid(proc: string): number | undefined {
   }
 }
 
+
+/** The process (thread group) a pid belongs to: itself for a process, its process for a thread id. */
+export function tgidOf(proc: string, pid: number): number | undefined {
+  const status = readCapped(`${proc}/${pid}/status`, 4096)?.toString("latin1");
+  const match = status === undefined ? null : /^Tgid:\s*(\d+)$/m.exec(status);
+  return match === null ? undefined : Number(match[1]);
+}

@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 import { execa } from "execa";
 import { LEFTOVERS_RECORDED, type LeftoverSweep } from "../core/process-outcome.js";
-import { killLeftoversNow, markedEnv, newMarker, sweepLeftovers, traceLaunch, type LaunchTrace } from "./leftovers.js";
+import { beginLaunch, killLeftoversNow, markedEnv, sweepLeftovers, traceLaunch, type LaunchTrace } from "./leftovers.js";
 
 /** argv[0] = executable (path, or bare name looked up in env.PATH); env = the child environment, to which the kit adds only its launch marker (LAUNCH_MARKER_ENV). */
 export interface GroupSpawnOptions { argv: readonly string[]; cwd?: string; env: Record<string, string> }
@@ -161,11 +161,11 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   const resolved = await resolveExecutable(file, options.env, cwd);
   if (!resolved.ok) return resolved;
 
-  const marker = newMarker();
+  const begun = beginLaunch();
   const startedAt = performance.now();
   const subprocess = execa(resolved.path, args, {
     shell: false, detached: true, reject: false, buffer: false, encoding: "buffer",
-    stdin: "pipe", stdout: "pipe", stderr: "pipe", extendEnv: false, env: markedEnv(options.env, marker), cwd,
+    stdin: "pipe", stdout: "pipe", stderr: "pipe", extendEnv: false, env: markedEnv(options.env, begun.marker), cwd,
     argv0: file, stripFinalNewline: false, lines: false, cleanup: false, windowsHide: true,
     forceKillAfterDelay: false, timeout: 0, ipc: false, preferLocal: false,
   });
@@ -174,7 +174,7 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   subprocess.on("error", () => undefined);
   const pid = subprocess.pid;
   // Synchronously, before the child can run code of its own: its stdio pipes as /proc shows them.
-  const launch = pid === undefined ? undefined : traceLaunch(pid, marker, startedAt);
+  const launch = pid === undefined ? undefined : traceLaunch(pid, begun);
   if (pid === undefined || launch === undefined) {
     // Async spawn errors (ENOENT, EACCES...) arrive as 'error'; sync ones (e.g. ENOEXEC)
     // become execa's early-error result, whose cause is the original error.

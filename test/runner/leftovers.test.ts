@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { LAUNCH_MARKER_ENV } from "../../src/core/process-outcome.js";
 import { SECRET_ENV_NAME } from "../../src/core/agent-cli/launch.js";
-import { findLeftovers, forgetLaunch, markedEnv, sweepLeftovers, traceLaunch, unsweptLaunches, type LaunchTrace } from "../../src/runner/leftovers.js";
-import { carriesMarker } from "../../src/runner/proc-read.js";
+import { beginLaunch, findLeftovers, forgetLaunch, markedEnv, sweepLeftovers, traceLaunch, unsweptLaunches, type LaunchTrace } from "../../src/runner/leftovers.js";
+import { carriesMarker, markerLinks } from "../../src/runner/proc-read.js";
 import { finalizeGroup, killAllGroups, spawnGroup } from "../../src/runner/process-group.js";
 import { runProcess, type ProcessResult } from "../../src/runner/process.js";
 import { isDead } from "./dead.js";
@@ -51,6 +51,8 @@ describe("the launch marker", () => {
     expect(carriesMarker(env(`${LAUNCH_MARKER_ENV}=1-outer:9-ab`), "9-ab")).toBe(true);
     expect(carriesMarker(env(`${LAUNCH_MARKER_ENV}=9-abc`), "9-ab")).toBe(false);
     expect(carriesMarker(env("OTHER=9-ab", `X${LAUNCH_MARKER_ENV}=9-ab`), "9-ab")).toBe(false);
+    expect(markerLinks(env("A=1", `${LAUNCH_MARKER_ENV}=1-outer:9-ab`))).toEqual(["1-outer", "9-ab"]);
+    expect(markerLinks(env("A=1"))).toEqual([]);
   });
 
   it("is not a name the reports treat as a secret", () => {
@@ -114,27 +116,30 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
   });
 
   it("never signals the kit, a process older than the launch, or one without the marker or pipe", async () => {
-    // older holds a pipe (its stdout) and, 300 ms later, starts sharer, which holds it too. A
-    // launch traced between the two, whose "stdout" is that pipe, owns sharer only.
-    const later = `setTimeout(() => { const b = require("node:child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", "${TAG}", "sharer"], { detached: true, stdio: ["ignore", "inherit", "ignore"] }); b.unref(); console.log(b.pid); }, 300); setTimeout(() => {}, 60000);`;
-    const older = spawn(process.execPath, ["-e", later, TAG, "older"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
-    const sharerPid = new Promise<number>((resolve) => older.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    // older holds a pipe (its stdout) and, 300 ms later, starts two processes that hold it too:
+    // sharer, and sibling, which carries the marker of another launch of this kit (a parallel
+    // job's). A launch traced between the two moments, whose "stdout" is that pipe, owns sharer only.
+    const start = (tag: string, env: string): string => `require("node:child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", "${TAG}", "${tag}"], { detached: true, stdio: ["ignore", "inherit", "ignore"], env: ${env} })`;
+    const later = `setTimeout(() => { const a = ${start("sharer", "process.env")}; const b = ${start("sibling", `{ ${LAUNCH_MARKER_ENV}: "${process.pid}-0123456789abcdef" }`)}; a.unref(); b.unref(); console.log(a.pid + " " + b.pid); }, 300); setTimeout(() => {}, 60000);`;
+    const older = spawn(process.execPath, ["-e", later, TAG, "older"], { stdio: ["ignore", "pipe", "ignore"], detached: true, env: {} });
+    const pids = new Promise<number[]>((resolve) => older.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim().split(" ").map(Number))));
     await new Promise((r) => setTimeout(r, 100));
     const pipe = readlinkSync(`/proc/${older.pid}/fd/1`);
     const stranger = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", TAG, "stranger"], { stdio: "ignore", detached: true });
-    const traced = traceLaunch(stranger.pid as number, "no-such-marker", performance.now());
+    const traced = traceLaunch(stranger.pid as number, beginLaunch());
     forgetLaunch(traced);
     const trace: LaunchTrace = { ...traced, stdio: new Map([[pipe, "stdout"]]) };
-    const sharer = await sharerPid;
+    const [sharer, sibling] = (await pids) as [number, number];
     try {
       expect(findLeftovers(trace).map((f) => f.pid)).toEqual([sharer]);
       const sweep = await sweepLeftovers(trace, 300);
       expect(sweep.found).toEqual([expect.objectContaining({ pid: sharer, foundBy: ["pipe"], holds: [{ stream: "stdout", link: pipe }] })]);
       expect(isDead(sharer)).toBe(true);
-      for (const pid of [process.pid, process.ppid, older.pid as number, stranger.pid as number]) expect(isDead(pid)).toBe(false);
+      for (const pid of [process.pid, process.ppid, older.pid as number, stranger.pid as number, sibling]) expect(isDead(pid)).toBe(false);
     } finally {
       older.kill("SIGKILL");
       stranger.kill("SIGKILL");
+      if (!isDead(sibling)) process.kill(sibling, "SIGKILL");
     }
   });
 
@@ -142,7 +147,7 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
     const result = await runProcess({ argv: [process.execPath, "-e", ""], timeoutMs: 5000, stdoutCap: 10, stderrCap: 10 });
     expect(result.leftovers).toEqual({ scan: "proc", found: [] });
     const plain = spawn(process.execPath, ["-e", ""], { stdio: "pipe" });
-    const trace = traceLaunch(plain.pid as number, "no-such-marker", performance.now());
+    const trace = traceLaunch(plain.pid as number, beginLaunch());
     forgetLaunch(trace);
     await new Promise((resolve) => plain.once("exit", resolve));
     const began = performance.now();
@@ -154,7 +159,7 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
 
 describe("leftovers without /proc", () => {
   it("says the platform has no /proc and signals nothing", async () => {
-    const trace = traceLaunch(process.pid, "x", performance.now(), "/definitely/no/proc");
+    const trace = traceLaunch(process.pid, beginLaunch("/definitely/no/proc"));
     expect(trace.proc).toBeUndefined();
     expect(findLeftovers(trace)).toEqual([]);
     expect(await sweepLeftovers(trace, 100)).toEqual({ scan: "unavailable", found: [] });
