@@ -9,28 +9,18 @@
  * right before each signal.
  *
  * Node creates a child's stdio as socket pairs: the child's ends have their own inodes
- * (the kit's ends differ), so the kit reads them from /proc/<pid>/fd/{0,1,2} right after
- * spawning, before the child can have run any code of its own.
+ * (the kit's ends differ), so the kit reads them from /proc/<pid>/fd/{0,1,2} synchronously
+ * right after the spawn returns, microseconds after the exec: a child that rearranges its
+ * stdio faster than that is found by the marker only.
  */
-import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { LAUNCH_MARKER_ENV, LEFTOVERS_RECORDED, type Leftover, type LeftoverSweep, type StdStream } from "../core/process-outcome.js";
-import { commandOf, lastPid, markerLinks, PROC_ROOT, procAvailable, readCapped, readLink, readStat, tgidOf, uptimeTicks } from "./proc-read.js";
+import { KIT_PREFIX, type LaunchStart } from "./launch-start.js";
+import { commandOf, lastPid, markerLinks, PROC_ROOT, readCapped, readLink, readStat, tgidOf } from "./proc-read.js";
 
 export { LAUNCH_MARKER_ENV, PROC_ROOT };
-
-/** What the kit fixes before spawning: the launch's marker, and a lower bound of its start. */
-export interface LaunchStart {
-  /** This launch's value in LAUNCH_MARKER_ENV. */
-  readonly marker: string;
-  /** Where /proc is, or undefined on a platform without it. */
-  readonly proc: string | undefined;
-  /** Clock ticks since boot just before the spawn; processes that started earlier are never the launch's. */
-  readonly startTicks: number;
-  /** performance.now() just before the spawn. */
-  readonly startedAt: number;
-}
+export { beginLaunch, markedEnv, newMarker, type LaunchStart } from "./launch-start.js";
 
 /** What the kit knows of one launch to find its leftovers later. */
 export interface LaunchTrace extends LaunchStart {
@@ -65,52 +55,10 @@ const PROBE_RANGE = 64;
 const STREAMS: readonly StdStream[] = ["stdin", "stdout", "stderr"];
 
 const live = new Set<LaunchTrace>();
-/** Every marker this kit hands out starts so. */
-const KIT_PREFIX = `${process.pid}-`;
-
-/** 32 random bits per kit process, then a count: unique per launch, and across kit runs that reuse a pid. */
-const MARKER_BASE = randomBytes(4).toString("hex");
-let launches = 0;
-
-/** A fresh marker value: the kit's pid, then 16 hex digits (this kit's random base, and the launch count). */
-export function newMarker(): string {
-  launches = (launches + 1) % 0x1_0000_0000;
-  return `${KIT_PREFIX}${MARKER_BASE}${launches.toString(16).padStart(8, "0")}`;
-}
-
-/** The child environment with the launch marker added (a marker the kit itself inherited is kept in front). */
-export function markedEnv(env: Record<string, string>, marker: string): Record<string, string> {
-  const inherited = env[LAUNCH_MARKER_ENV];
-  const chain = inherited === undefined || inherited === "" ? [] : inherited.split(":").slice(-7);
-  return { ...env, [LAUNCH_MARKER_ENV]: [...chain, marker].join(":") };
-}
-
-
-/** Reading /proc/uptime costs tens of microseconds: read it now and then, and count from there. */
-let clock: { proc: string; ticks: number; at: number } | undefined;
-const CLOCK_REFRESH_MS = 5000;
-
-/**
- * Now in clock ticks since boot, as /proc/<pid>/stat counts process starts, never later than
- * the truth: the monotonic clock stops in a suspend that boot time counts, so a stale estimate
- * only runs behind.
- */
-function bootTicks(proc: string): number {
-  const now = performance.now();
-  if (clock === undefined || clock.proc !== proc || now - clock.at > CLOCK_REFRESH_MS) clock = { proc, ticks: uptimeTicks(proc), at: now };
-  return Math.max(0, clock.ticks + Math.floor(((now - clock.at) / 1000) * 100) - 1);
-}
-
-/** Before the spawn: a fresh marker, and now as /proc counts process starts. */
-export function beginLaunch(root = PROC_ROOT): LaunchStart {
-  const proc = procAvailable(root) ? root : undefined;
-  return { marker: newMarker(), proc, startTicks: proc === undefined ? 0 : bootTicks(proc), startedAt: performance.now() };
-}
-
 /**
  * Records what the kit needs to find the launch's leftovers: call synchronously right after
- * the spawn, before the child can have run code of its own (its stdio is then still the
- * kit's pipes). The leader leads its own process group, so its pgid is its pid.
+ * the spawn returns, when the child's fds 0-2 are still the kit's pipes (only "socket:[n]"
+ * and "pipe:[n]" links are kept). The leader leads its own process group: its pgid is its pid.
  */
 export function traceLaunch(pid: number, start: LaunchStart): LaunchTrace {
   const stdio = new Map<string, StdStream>();

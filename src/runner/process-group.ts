@@ -14,7 +14,8 @@ import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 import { execa } from "execa";
 import { LEFTOVERS_RECORDED, type LeftoverSweep } from "../core/process-outcome.js";
-import { beginLaunch, killLeftoversNow, markedEnv, sweepLeftovers, traceLaunch, type LaunchTrace } from "./leftovers.js";
+import { beginLaunch, markedEnv } from "./launch-start.js";
+import { killLeftoversNow, sweepLeftovers, traceLaunch, type LaunchTrace } from "./leftovers.js";
 
 /** argv[0] = executable (path, or bare name looked up in env.PATH); env = the child environment, to which the kit adds only its launch marker (LAUNCH_MARKER_ENV). */
 export interface GroupSpawnOptions { argv: readonly string[]; cwd?: string; env: Record<string, string> }
@@ -173,7 +174,7 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   const settled = subprocess.then(causeOf, causeOf);
   subprocess.on("error", () => undefined);
   const pid = subprocess.pid;
-  // Synchronously, before the child can run code of its own: its stdio pipes as /proc shows them.
+  // Synchronously, microseconds after the exec: the child's stdio pipes as /proc shows them.
   const launch = pid === undefined ? undefined : traceLaunch(pid, begun);
   if (pid === undefined || launch === undefined) {
     // Async spawn errors (ENOENT, EACCES...) arrive as 'error'; sync ones (e.g. ENOEXEC)
