@@ -92,6 +92,12 @@ const AREA_TESTS: Readonly<Record<string, string>> = {
   "agent-cli/launch": "the launch configuration, before any process starts (from the command line, or the `AWP_AGENT_CLI_*` variables with `--from-env`)",
 };
 
+/** Clauses judged otherwise than their area: the runner's look for leftovers after every launch. */
+const CLAUSE_TESTS: Readonly<Record<string, string>> = {
+  "provider/transport/no-leftover-processes": "the kit's look in /proc after every call it makes (well-formed, hostile and fuzzed alike), once the process exited and its group was killed",
+  "agent-cli/termination/no-leftover-processes": "the kit's look in /proc after every launch of every scenario (and of fuzzed sessions), once the process exited and its group was killed; scenario `basic` always runs it",
+};
+
 /** Escapes catalogue text (trusted, but written as prose) for Markdown; keeps snake_case names readable. */
 function md(text: string): string {
   return text
@@ -123,6 +129,8 @@ function areaSummary(protocol: Protocol, area: string): string {
 
 function howTested(clause: Clause): string {
   const area = areaOf(clause.id);
+  const own = CLAUSE_TESTS[clause.id];
+  if (own !== undefined) return own;
   if (clause.id.startsWith("agent-cli/")) {
     const names = Object.entries(SCENARIOS)
       .filter(([, s]) => s.judges.some((j: string) => clause.id === j || clause.id.startsWith(`${j}/`)))

@@ -13,8 +13,11 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 import { execa } from "execa";
+import { LEFTOVERS_RECORDED, type LeftoverSweep } from "../core/process-outcome.js";
+import { beginLaunch, markedEnv } from "./launch-start.js";
+import { killLeftoversNow, sweepLeftovers, traceLaunch, type LaunchTrace } from "./leftovers.js";
 
-/** argv[0] = executable (path, or bare name looked up in env.PATH); env = exact child environment. */
+/** argv[0] = executable (path, or bare name looked up in env.PATH); env = the child environment, to which the kit adds only its launch marker (LAUNCH_MARKER_ENV). */
 export interface GroupSpawnOptions { argv: readonly string[]; cwd?: string; env: Record<string, string> }
 
 export interface SpawnFailure { code: string; message: string }
@@ -28,6 +31,7 @@ export interface GroupChild {
   readonly stdout: Readable; // handed over paused: attach listeners, then resume()
   readonly stderr: Readable; // idem
   readonly startedAt: number; // performance.now() just before spawning
+  readonly launch: LaunchTrace; // the launch marker and stdio pipes, to find leftovers by
   readonly exited: Promise<ExitStatus>; // resolves when the leader has exited; never rejects
   exitStatus(): ExitStatus | null; // null while the leader runs
 }
@@ -37,10 +41,11 @@ export type SpawnOutcome = { ok: true; child: GroupChild } | { ok: false; error:
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/** SIGKILL every process group the kit still owns. Safe to call any time. */
+/** SIGKILL every process group the kit still owns, and the leftovers of launches not swept yet. Safe to call any time. */
 export function killAllGroups(): void {
   for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
   liveGroups.clear();
+  killLeftoversNow();
 }
 
 /** pgids currently registered (spawned and not yet released). */
@@ -98,16 +103,44 @@ export function terminateGroup(child: GroupChild, graceMs: number): Promise<void
   return promise;
 }
 
+/** SIGTERM → SIGKILL delay for leftovers when the caller gives none. */
+const DEFAULT_LEFTOVER_GRACE_MS = 1000;
+
 /**
- * After the leader exited: SIGKILL the rest of the group (grandchildren), release it,
- * then give stdout/stderr up to pipeWaitMs to close before destroying them (a stray
- * holder outside the group could otherwise keep them open forever).
+ * After the leader exited: SIGKILL the rest of the group (grandchildren), release it, end
+ * what escaped the group (leftovers.ts: SIGTERM, SIGKILL after graceMs), then give
+ * stdout/stderr up to pipeWaitMs to close before destroying them. A pipe still open after
+ * PIPE_HOLDER_MS has a holder the first look missed (started late): one more look.
  */
-export async function finalizeGroup(child: GroupChild, pipeWaitMs: number): Promise<void> {
+export async function finalizeGroup(child: GroupChild, pipeWaitMs: number, graceMs = DEFAULT_LEFTOVER_GRACE_MS): Promise<LeftoverSweep> {
   await child.exited;
   releaseGroup(child.pid);
-  await Promise.all([closeWithin(child.stdout, pipeWaitMs), closeWithin(child.stderr, pipeWaitMs)]);
+  const sweep = await sweepLeftovers(child.launch, graceMs);
+  const pipes = Promise.all([closeWithin(child.stdout, pipeWaitMs), closeWithin(child.stderr, pipeWaitMs)]);
+  const closedSoon = await settlesWithin(pipes, Math.min(PIPE_HOLDER_MS, pipeWaitMs));
+  const late = closedSoon || sweep.scan === "unavailable" ? undefined : await sweepLeftovers(child.launch, graceMs);
+  await pipes;
   child.stdin.destroy();
+  if (late === undefined) return sweep;
+  return { ...sweep, found: [...sweep.found, ...late.found].slice(0, LEFTOVERS_RECORDED), ...dropped(sweep, late) };
+}
+
+/** After the exit and the kit's first look: a pipe still open this long has a holder. */
+const PIPE_HOLDER_MS = 50;
+
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+function dropped(a: LeftoverSweep, b: LeftoverSweep): { dropped?: number } {
+  const extra = Math.max(0, a.found.length + b.found.length - LEFTOVERS_RECORDED) + (a.dropped ?? 0) + (b.dropped ?? 0);
+  return extra > 0 ? { dropped: extra } : {};
 }
 
 function closeWithin(stream: Readable, ms: number): Promise<void> {
@@ -129,10 +162,11 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   const resolved = await resolveExecutable(file, options.env, cwd);
   if (!resolved.ok) return resolved;
 
+  const begun = beginLaunch();
   const startedAt = performance.now();
   const subprocess = execa(resolved.path, args, {
     shell: false, detached: true, reject: false, buffer: false, encoding: "buffer",
-    stdin: "pipe", stdout: "pipe", stderr: "pipe", extendEnv: false, env: options.env, cwd,
+    stdin: "pipe", stdout: "pipe", stderr: "pipe", extendEnv: false, env: markedEnv(options.env, begun.marker), cwd,
     argv0: file, stripFinalNewline: false, lines: false, cleanup: false, windowsHide: true,
     forceKillAfterDelay: false, timeout: 0, ipc: false, preferLocal: false,
   });
@@ -140,7 +174,9 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   const settled = subprocess.then(causeOf, causeOf);
   subprocess.on("error", () => undefined);
   const pid = subprocess.pid;
-  if (pid === undefined) {
+  // Synchronously, microseconds after the exec: the child's stdio pipes as /proc shows them.
+  const launch = pid === undefined ? undefined : traceLaunch(pid, begun);
+  if (pid === undefined || launch === undefined) {
     // Async spawn errors (ENOENT, EACCES...) arrive as 'error'; sync ones (e.g. ENOEXEC)
     // become execa's early-error result, whose cause is the original error.
     const cause = await new Promise<unknown>((resolve) => {
@@ -164,7 +200,7 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   // before the caller listens; the caller must resume() them.
   stdout.pause();
   stderr.pause();
-  const child: GroupChild = { pid, stdin, stdout, stderr, startedAt, exited, exitStatus: () => status };
+  const child: GroupChild = { pid, stdin, stdout, stderr, startedAt, launch, exited, exitStatus: () => status };
   return { ok: true, child };
 }
 

@@ -1,8 +1,9 @@
 /**
  * One-shot runner for untrusted candidate programs: spawn without a shell in a
  * fresh process group, feed stdin, capture capped stdout/stderr, enforce a wall
- * clock, and always reap the whole group. Whatever the child does is reported in
- * the flat ProcessOutcome; the promise rejects only for invalid options.
+ * clock, and always reap the whole group and whatever escaped it (leftovers.ts).
+ * Whatever the child does is reported in the flat ProcessOutcome; the promise
+ * rejects only for invalid options.
  */
 import { performance } from "node:perf_hooks";
 import { CappedBuffer } from "./capture.js";
@@ -15,7 +16,7 @@ export interface RunProcessOptions {
   /** Bytes written then stdin closed; null/undefined = close stdin immediately. */
   stdin?: Uint8Array | null;
   cwd?: string;
-  /** Exact child environment; default: a copy of process.env. */
+  /** The child environment (default: a copy of process.env); the kit adds only its launch marker, LAUNCH_MARKER_ENV. */
   env?: Record<string, string>;
   /** Wall clock from spawn; on expiry: timedOut = true, terminate the group. */
   timeoutMs: number;
@@ -96,7 +97,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
 
   const status = await child.exited;
   clearTimeout(timer);
-  await finalizeGroup(child, PIPE_CLOSE_WAIT_MS);
+  // The group, then whatever escaped it (leftovers.ts), with the same grace as the kit's own kill.
+  const leftovers = await finalizeGroup(child, PIPE_CLOSE_WAIT_MS, killGraceMs);
 
   if (stdinError === undefined && !stdinFinished && input !== null && input.byteLength > 0) {
     stdinError = STDIN_PREMATURE_CLOSE;
@@ -111,6 +113,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
     stdoutBytes: stdout.totalBytes,
     stderrBytes: stderr.totalBytes,
     killedByKit,
+    leftovers,
     stdout: stdout.toBuffer(),
     stderr: stderr.toBuffer(),
   };

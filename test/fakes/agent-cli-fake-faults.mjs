@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseObject, textOf, turnTag, userMessage } from "./agent-cli-fake-hooks.mjs";
+import { DAEMON_FAULTS, leaveDaemon } from "./leftover-daemon.mjs";
 
 const line = (object) => `${JSON.stringify(object)}\n`;
 const isResult = (object) => object?.type === "result";
@@ -312,6 +313,8 @@ export const FAULTS = {
   "ignore-eof": {
     inputEnd: () => "keep-open",
   },
+  // A grandchild in a new session, left running after the CLI exits (leftover-daemon.mjs).
+  ...Object.fromEntries(DAEMON_FAULTS.map((name) => [name, { startup: () => leaveDaemon(name) }])),
 
   // ---- fuzz-only: the fixed scenarios never send such text, only the fuzzer finds these
   "drop-terminal-on-line-separator": dropResultOfTurns((text) => text.includes("\u2028")),

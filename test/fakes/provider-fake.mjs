@@ -11,6 +11,7 @@ import { respond } from "../../examples/reference-provider/policy.mjs";
 import { RequestError } from "../../examples/reference-provider/request.mjs";
 import { JsonSyntaxError } from "../../examples/reference-provider/strict-json.mjs";
 import { outputFaults, processFault } from "./provider-fake-faults.mjs";
+import { leaveDaemon } from "./leftover-daemon.mjs";
 
 const fault = process.argv.includes("--fault") ? process.argv[process.argv.indexOf("--fault") + 1] : undefined;
 
@@ -50,6 +51,7 @@ function decode(bytes) {
 }
 
 async function main() {
+  leaveDaemon(fault);
   const limit = fault === "accept-oversized" ? 4 * MAX_MESSAGE_BYTES : MAX_MESSAGE_BYTES + 1;
   let request;
   try {

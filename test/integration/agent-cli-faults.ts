@@ -93,6 +93,10 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
   { name: "ignore-sigterm-idle", fault: "ignore-sigterm-idle", fails: ["agent-cli/termination/sigterm-idle"], scenarios: ["sigterm-idle"] },
   { name: "ignore-sigterm-mid-turn", fault: "ignore-sigterm-mid-turn", fails: ["agent-cli/termination/sigterm-mid-turn"], scenarios: ["sigterm-mid-turn"] },
   { name: "ignore-eof", fault: "ignore-eof", fails: ["agent-cli/termination/stdin-eof"], scenarios: ["basic"], options: ["--turn-timeout", "3000"] },
+  // A grandchild in a new session left running after every launch (test/fakes/leftover-daemon.mjs).
+  { name: "leave-daemon-stdout", fault: "leave-daemon-stdout", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
+  { name: "leave-daemon-stderr", fault: "leave-daemon-stderr", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
+  { name: "leave-daemon-no-fds", fault: "leave-daemon-no-fds", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
 ];
 
 const SECRET_ARG = "sk-test-1234567890abcdef";

@@ -11,7 +11,7 @@ const PROTOCOL_NAME = "agent-cli/launch/protocol-name";
 /** Every clause of the suite passes; launch/protocol-name is only judged with --from-env. */
 function expectConformant(report: RunReport, text: string, mode: Mode): void {
   expect(report.mode).toBe(mode);
-  expect(report.clauses).toHaveLength(46);
+  expect(report.clauses).toHaveLength(47);
   expect(report.clauses.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.status}`)).toEqual([`${PROTOCOL_NAME}: not-applicable`]);
   expect(report.options.fixtureToken).toBe(true);
   expect(text).not.toContain("sk-awp-");

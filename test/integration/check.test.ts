@@ -28,7 +28,8 @@ describe("awp-conformance check", () => {
     expect(failing(report)).toEqual([]);
     expect(report.summary.passed).toBeGreaterThanOrEqual(25);
     const skipped = report.clauses.filter((c) => c.status === "skip").map((c) => c.id);
-    expect(skipped.every((id) => /launch\/|secrets\/|termination\/(shutdown|sigterm)|input\/mcp-config/.test(id))).toBe(true);
+    // (no-leftover-processes: golden files recorded before the kit looked for leftovers hold no such look.)
+    expect(skipped.every((id) => /launch\/|secrets\/|termination\/(shutdown|sigterm|no-leftover-processes)|input\/mcp-config/.test(id))).toBe(true);
     const mustSkipped = report.clauses.filter((c) => c.status === "skip" && c.level === "MUST").map((c) => c.id);
     expect(report.summary.incomplete.flatMap((g) => g.clauses).sort()).toEqual(mustSkipped.sort());
   });

@@ -27,6 +27,10 @@ export const TRANSPORT_AND_ENVELOPE: FaultCase[] = [
   { fault: "exit-nonzero-on-reject", fails: [t("valid-request-exits-zero")] },
   { fault: "linger-after-unknown-key", fails: [t("terminates")], options: ["--timeout", "1500"] },
   { fault: "slow-invoke", fails: [t("within-budget")], options: ["--budget", "1500"] },
+  // A grandchild in a new session left running after every call (test/fakes/leftover-daemon.mjs).
+  { fault: "leave-daemon-stdout", fails: [t("no-leftover-processes")] },
+  { fault: "leave-daemon-stderr", fails: [t("no-leftover-processes")] },
+  { fault: "leave-daemon-no-fds", fails: [t("no-leftover-processes")] },
   { fault: "wrong-api-version", fails: [e("echoes-api-version")] },
   { fault: "wrong-request-id", fails: [e("echoes-request-id")] },
   { fault: "status-failure", fails: [e("status-value")] },

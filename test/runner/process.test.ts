@@ -116,7 +116,7 @@ describe("runProcess", () => {
     await expectDeadSoon(grandchild);
   });
 
-  it("stops waiting for pipes held open by a process outside the group", async () => {
+  it("ends a process outside the group that holds the pipes open, and reports it", async () => {
     const started = Date.now();
     const result = await run(fixture("escape-holder.mjs"), { timeoutMs: 5000 });
     const escaped = Number(result.stdout.toString().trim());
@@ -124,9 +124,19 @@ describe("runProcess", () => {
       expect(result.exitCode).toBe(0);
       expect(result.timedOut).toBe(false);
       expect(Date.now() - started).toBeLessThan(4000);
+      expect(result.leftovers?.scan).toBe("proc");
+      expect(result.leftovers?.found).toEqual([
+        expect.objectContaining({ pid: escaped, foundBy: ["marker", "pipe"], ended: "SIGTERM", holds: [expect.objectContaining({ stream: "stdout" }), expect.objectContaining({ stream: "stderr" })] }),
+      ]);
+      await expectDeadSoon(escaped);
     } finally {
-      if (Number.isInteger(escaped) && escaped > 0) process.kill(escaped, "SIGKILL");
+      if (Number.isInteger(escaped) && escaped > 0 && !isDead(escaped)) process.kill(escaped, "SIGKILL");
     }
+  });
+
+  it("finds no leftover when nothing escaped the group", async () => {
+    const result = await run(fixture("grandchild.mjs", "hold-stdout"), { timeoutMs: 5000 });
+    expect(result.leftovers).toEqual({ scan: "proc", found: [] });
   });
 
   it("survives a child that exits without reading a 3 MiB stdin", async () => {
@@ -186,10 +196,14 @@ describe("runProcess", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it("passes exactly the given environment", async () => {
+  it("passes exactly the given environment, plus the kit's launch marker", async () => {
     const env = { FOO: "bar", EMPTY: "", SPACED: "a b $HOME" };
     const result = await run(fixture("print-env.mjs"), { env });
-    expect(JSON.parse(result.stdout.toString())).toEqual(env);
+    const { AWP_CONFORMANCE_LAUNCH: marker, ...rest } = JSON.parse(result.stdout.toString()) as Record<string, string>;
+    expect(rest).toEqual(env);
+    expect(marker).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{16}$`));
+    const again = await run(fixture("print-env.mjs"), { env });
+    expect((JSON.parse(again.stdout.toString()) as Record<string, string>).AWP_CONFORMANCE_LAUNCH).not.toBe(marker);
   });
 
   it("defaults to a copy of process.env", async () => {

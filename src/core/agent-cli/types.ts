@@ -4,6 +4,8 @@
  * hold the same events, so the same checks judge both.
  */
 
+import type { LeftoverSweep } from "../process-outcome.js";
+
 export type AgentMode = "awp-jsonl" | "stream-json";
 
 /** Which process of the scenario an event belongs to (1 = first launch, 2 = relaunch...). */
@@ -17,7 +19,7 @@ export interface LaunchEvent extends Base {
   kind: "launch";
   argv: string[];
   cwd: string;
-  /** Names of the child environment variables (values are never recorded). */
+  /** Names of the child environment variables, the kit's launch marker among them (values are never recorded). */
   envNames: string[];
 }
 
@@ -75,7 +77,15 @@ export interface NoteEvent extends Base {
   text: string;
 }
 
-export type TranscriptEvent = LaunchEvent | SendEvent | StdoutEvent | StderrEvent | ActionEvent | ExitEvent | TimeoutEvent | ModelEvent | NoteEvent;
+/**
+ * After the process exited and the kit killed its process group: the kit's look for
+ * processes of this launch still running outside the group (leftovers), which it ended.
+ */
+export interface LeftoversEvent extends Base, LeftoverSweep {
+  kind: "leftovers";
+}
+
+export type TranscriptEvent = LaunchEvent | SendEvent | StdoutEvent | StderrEvent | ActionEvent | ExitEvent | TimeoutEvent | ModelEvent | NoteEvent | LeftoversEvent;
 
 /** What the fixture's scripted model was asked to do for one request. */
 export interface Directive {

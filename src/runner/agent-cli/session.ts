@@ -6,9 +6,11 @@
  *
  * Whatever the candidate does, nothing here throws, hangs or leaks: every wait has
  * its own timer, the Desktop's output guards stop the runtime, stop() is bounded,
- * and the whole group is reaped once the leader exited.
+ * and the whole group is reaped once the leader exited, then whatever escaped it
+ * (recorded as a "leftovers" event).
  */
 import type { TranscriptEvent } from "../../core/agent-cli/types.js";
+import { LAUNCH_MARKER_ENV } from "../../core/process-outcome.js";
 import { finalizeGroup, releaseGroup, spawnGroup, terminateGroup, type GroupChild, type SpawnOutcome } from "../process-group.js";
 import { OutputRecorder, type EventBody } from "./session-output.js";
 import {
@@ -165,7 +167,7 @@ export class LiveSession {
 
   private async launch(): Promise<void> {
     const { argv, cwd, env } = this.options;
-    this.record({ kind: "launch", argv: [...argv], cwd, envNames: Object.keys(env).sort() });
+    this.record({ kind: "launch", argv: [...argv], cwd, envNames: [...new Set([...Object.keys(env), LAUNCH_MARKER_ENV])].sort() });
     let outcome: SpawnOutcome;
     try {
       outcome = await spawnGroup({ argv, cwd, env });
@@ -196,7 +198,8 @@ export class LiveSession {
       .then(async (status) => {
         await within(drained, DRAIN_WAIT_MS);
         this.recordExit(status.exitCode, status.signal);
-        await finalizeGroup(child, PIPE_CLOSE_WAIT_MS);
+        const sweep = await finalizeGroup(child, PIPE_CLOSE_WAIT_MS, this.limits.killGraceMs);
+        this.record({ kind: "leftovers", ...sweep });
       })
       .catch(() => undefined);
   }

@@ -13,7 +13,8 @@ export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
 
 /** Requests are only worth sending when a selected clause will judge them (so --clause runs faster). */
 function groupsFor(selected: (id: string) => boolean): Record<RequestGroup, boolean> {
-  const ids = loadCatalogue("provider").map((c) => c.id).filter(selected);
+  // The look for leftovers follows every call, whichever requests are sent.
+  const ids = loadCatalogue("provider").map((c) => c.id).filter((id) => selected(id) && id !== "provider/transport/no-leftover-processes");
   const any = (...prefixes: string[]): boolean => ids.some((id) => prefixes.some((p) => id.startsWith(p)));
   return {
     invalidConfigs: any("provider/validate-config/rejects-invalid-config"),

@@ -1,6 +1,7 @@
 /** Small builders for synthetic agent-cli transcripts, for the checks' unit tests. */
 import type { AgentRun } from "../../../src/core/agent-cli/checks/helpers.js";
 import type { AgentMode, ModelCall, Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
+import type { LeftoverSweep } from "../../../src/core/process-outcome.js";
 
 export class Script {
   readonly events: TranscriptEvent[] = [];
@@ -64,6 +65,12 @@ export class Script {
 
   exit(code: number | null, killedByKit = false): this {
     this.events.push({ kind: "exit", t: this.tick(), process: this.process, code, signal: null, killedByKit });
+    return this;
+  }
+
+  /** The kit's look for leftovers after the current process exited. */
+  leftovers(sweep: LeftoverSweep): this {
+    this.events.push({ kind: "leftovers", t: this.tick(), process: this.process, ...sweep });
     return this;
   }
 

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { StdoutEvent } from "../../../src/core/agent-cli/types.js";
 import { liveGroupIds } from "../../../src/runner/process-group.js";
-import { deadWithin, jsonOf, startFixture, stopAll } from "./session-harness.js";
+import { fileURLToPath } from "node:url";
+import { deadWithin, isDead, jsonOf, startArgv, startFixture, stopAll } from "./session-harness.js";
+
+const LEAVE_DAEMON = fileURLToPath(new URL("../../fixtures/processes/leave-daemon.mjs", import.meta.url));
 
 afterEach(async () => {
   const pids = await stopAll();
@@ -69,7 +72,7 @@ describe("LiveSession: guards and framing", () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(2000);
     expect(kinds().filter((k) => k === "action:stop")).toHaveLength(1);
-    expect(kinds().at(-1)).toBe("exit");
+    expect(kinds().slice(-2)).toEqual(["exit", "leftovers"]);
   });
 
   it("signal(SIGTERM) is the host's ordinary termination, not killedByKit", async () => {
@@ -84,7 +87,7 @@ describe("LiveSession: guards and framing", () => {
   });
 
   it("a grandchild holding stdout and ignoring SIGTERM is gone after stop()", async () => {
-    const { session, kinds } = await startFixture("grandchild.mjs", [], { killGraceMs: 300 });
+    const { session, kinds, events } = await startFixture("grandchild.mjs", [], { killGraceMs: 300 });
     const line = await session.waitForLine((l) => jsonOf(l.json).grandchild !== undefined, { from: 0, timeoutMs: 3000, label: "pid" });
     const grandchild = jsonOf(line?.json).grandchild as number;
     expect(await deadWithin(grandchild, 0)).toBe(false);
@@ -92,6 +95,21 @@ describe("LiveSession: guards and framing", () => {
     expect(exit.killedByKit).toBe(true);
     expect(await deadWithin(grandchild, 1000)).toBe(true);
     expect(liveGroupIds()).not.toContain(session.pid);
-    expect(kinds().at(-1)).toBe("exit");
+    // A grandchild in the process group is the group kill's, not a leftover.
+    expect(kinds().slice(-2)).toEqual(["exit", "leftovers"]);
+    expect(events.at(-1)).toMatchObject({ kind: "leftovers", scan: "proc", found: [] });
+  });
+
+  it("after stop(), the daemon a CLI left in a new session is ended and recorded as a leftover", async () => {
+    const { session, events } = await startArgv([process.execPath, LEAVE_DAEMON, "close-all", "hang"], { killGraceMs: 300 });
+    const line = await session.waitForLine((l) => /^\d+$/.test(l.text), { from: 0, timeoutMs: 3000, label: "pid" });
+    const daemon = Number(line?.text);
+    try {
+      await session.stop();
+      expect(events.at(-1)).toMatchObject({ kind: "leftovers", process: 1, scan: "proc", found: [{ pid: daemon, foundBy: ["marker"], holds: [], ended: "SIGTERM" }] });
+      expect(isDead(daemon)).toBe(true);
+    } finally {
+      if (daemon > 1 && !isDead(daemon)) process.kill(daemon, "SIGKILL");
+    }
   });
 });

@@ -25,13 +25,16 @@ describe("LiveSession: conversation", () => {
     expect(kinds()).toEqual([
       "launch", "stdout", "send", "stdout", "send", "stdout", "send", "stdout", "action:close-stdin", "stdout", "exit",
     ]);
-    expect(events[0]).toMatchObject({ kind: "launch", process: 1, envNames: ["LANG", "PATH"] });
+    // The kit's launch marker is its one addition to the environment it was given.
+    expect(events[0]).toMatchObject({ kind: "launch", process: 1, envNames: ["AWP_CONFORMANCE_LAUNCH", "LANG", "PATH"] });
     expect(events[2]).toMatchObject({ kind: "send", line: '{"turn":1}' });
     const times = events.map((e) => e.t);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(events.every((e) => e.process === 1)).toBe(true);
     expect(await session.stop()).toBe(exit);
     expect(kinds()).not.toContain("action:stop");
+    // Once the exit is settled: the look for leftovers, which found none.
+    expect(events.at(-1)).toMatchObject({ kind: "leftovers", process: 1, scan: "proc", found: [] });
   });
 
   it("shows output written before any input", async () => {
@@ -54,7 +57,7 @@ describe("LiveSession: conversation", () => {
     expect(events.at(-1)).toMatchObject({ kind: "timeout", waitingFor: "exit", afterMs: 50 });
     const exit = await session.stop();
     expect(exit).toMatchObject({ code: null, signal: "SIGTERM", killedByKit: true });
-    expect(kinds().slice(-2)).toEqual(["action:stop", "exit"]);
+    expect(kinds().slice(-3)).toEqual(["action:stop", "exit", "leftovers"]);
   });
 
   it("settles pending waits at exit and refuses sends afterwards", async () => {

@@ -1,6 +1,7 @@
 import type { Evidence, Finding, Judgement, WireEntry } from "../../report/types.js";
 import { viewProcesses, type OutLine, type ProcessView } from "../analysis.js";
 import { decisiveStderrLine } from "../causes.js";
+import { describeSweep } from "../../leftovers.js";
 import type { LaunchFacts } from "../launch.js";
 import type { KitBounds, ScenarioStop } from "../scenarios.js";
 import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
@@ -85,6 +86,7 @@ export function eventEvidence(event: TranscriptEvent, at: number): Evidence {
     : event.kind === "action" ? `host: ${event.action} at ${Math.round(event.t)} ms`
     : event.kind === "launch" ? event.argv.join(" ")
     : event.kind === "note" ? event.text
+    : event.kind === "leftovers" ? describeSweep(event)
     : `model call #${event.call.seq} ${event.call.outcome}`;
   return { stream, seq: at, excerpt: excerpt(text) };
 }
@@ -129,11 +131,12 @@ function wireText(event: TranscriptEvent): { stream: WireEntry["stream"]; text: 
     case "model":
       return { stream: "model", text: `#${event.call.seq} ${event.call.api} ${event.call.path} -> ${event.call.status} ${event.call.outcome}${event.call.replyText ? `: ${event.call.replyText}` : ""}` };
     case "exit":
+    case "leftovers":
     case "launch":
     case "timeout":
     case "note":
     case "action":
-      return { stream: event.kind === "exit" ? "process" : "host", text: eventEvidence(event, 0).excerpt };
+      return { stream: event.kind === "exit" || event.kind === "leftovers" ? "process" : "host", text: eventEvidence(event, 0).excerpt };
   }
 }
 

@@ -1,7 +1,9 @@
 import type { Check } from "../../report/judge.js";
+import type { Judgement } from "../../report/types.js";
+import { howFound, leftoverSeen, NO_PROC_REASON } from "../../leftovers.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
-import type { TranscriptEvent } from "../types.js";
-import { finding, judgeSome, processesOf, skip, type AgentRun } from "./helpers.js";
+import type { LeftoversEvent, TranscriptEvent } from "../types.js";
+import { finding, judgeSome, liveTranscripts, processesOf, skip, type AgentRun } from "./helpers.js";
 
 /** The Desktop follows SIGTERM with SIGKILL after this long (upstream facts): the SIGTERM clauses' bound. */
 export const SIGTERM_GRACE_MS = 3000;
@@ -49,6 +51,31 @@ function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: 
   };
 }
 
+const NO_LEFTOVERS = "agent-cli/termination/no-leftover-processes";
+
+/** Every launch's look for leftovers (recorded after its exit), each finding one process the kit found and ended. */
+function judgeLeftovers(run: AgentRun): Judgement {
+  const looks = liveTranscripts(run).flatMap((transcript) => transcript.events.flatMap((event, at) => (event.kind === "leftovers" ? [{ transcript, event, at }] : [])));
+  const scanned = looks.filter(({ event }) => event.scan === "proc");
+  if (scanned.length === 0) {
+    if (looks.length > 0) return skip(NO_PROC_REASON);
+    return skip(run.offline ? "the recorded transcripts hold no leftovers events (recorded by hand, or before the kit looked for leftovers): run the CLI live with `awp-conformance run` to judge this clause" : "no process of the CLI was launched");
+  }
+  const findings = scanned.flatMap(({ transcript, event, at }) => {
+    const exit = processesOf(transcript).find((view) => view.process === event.process)?.exit;
+    const events = [...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : []), { event: event as LeftoversEvent, at }];
+    const where = { transcript, events, stderrOf: event.process };
+    const listed = event.found.map((leftover) =>
+      finding(NO_LEFTOVERS, where, `a process the CLI started outlived it, outside its process group: pid ${leftover.pid}, found by ${howFound(leftover)}`, {
+        expected: "every process the CLI started has exited when the CLI's process exits",
+        seen: leftoverSeen(leftover),
+      }),
+    );
+    return event.dropped === undefined ? listed : [...listed, finding(NO_LEFTOVERS, where, `${event.dropped} more processes the CLI started outlived it, outside its process group (ended by the kit, not listed)`)];
+  });
+  return { outcome: "judged", judged: scanned.length, findings };
+}
+
 const isSigterm: Trigger = (e) => e.kind === "action" && e.action === "sigterm";
 
 export const terminationChecks: Check<AgentRun>[] = [
@@ -56,4 +83,5 @@ export const terminationChecks: Check<AgentRun>[] = [
   exitCheck("agent-cli/termination/sigterm-idle", "sigterm-idle", isSigterm, () => SIGTERM_GRACE_MS, "SIGTERM"),
   exitCheck("agent-cli/termination/sigterm-mid-turn", "sigterm-mid-turn", isSigterm, () => SIGTERM_GRACE_MS, "SIGTERM"),
   exitCheck("agent-cli/termination/stdin-eof", "basic", (e) => e.kind === "action" && e.action === "close-stdin", (run) => run.turnTimeoutMs, "the end of stdin"),
+  { clause: NO_LEFTOVERS, judge: judgeLeftovers },
 ];

@@ -4,6 +4,7 @@ import type { JsonIssueKind } from "../../json/index.js";
 import { readResponse } from "../response.js";
 import { MAX_MESSAGE_BYTES, type ProviderExchange, type ProviderTranscript } from "../types.js";
 import { answeredExchanges, finding, judgeEach, NO_ANSWER, notApplicable, show, skip, validExchanges } from "./helpers.js";
+import { leftoverChecks } from "./leftovers.js";
 import { invocationBlocker } from "./reasons.js";
 
 const ID = "provider/transport";
@@ -150,4 +151,5 @@ export const transportChecks: Check<ProviderTranscript>[] = [
         skip(invocationBlocker(t) ?? "no invocation was sent"),
       ),
   },
+  ...leftoverChecks,
 ];
