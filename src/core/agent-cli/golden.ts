@@ -20,7 +20,12 @@ export function transcriptToJsonl(transcript: Transcript, extra: Partial<Pick<Tr
   return [header, ...transcript.events].map((line) => JSON.stringify(line)).join("\n") + "\n";
 }
 
-const EVENT_KINDS = ["launch", "send", "stdout", "stderr", "action", "exit", "timeout", "model", "note"];
+/** Every kind of TranscriptEvent (the compiler keeps this list whole: see the type below). */
+export const EVENT_KINDS = ["launch", "send", "stdout", "stderr", "action", "exit", "timeout", "model", "note", "leftovers"] as const satisfies readonly TranscriptEvent["kind"][];
+type MissingKind = Exclude<TranscriptEvent["kind"], (typeof EVENT_KINDS)[number]>;
+/** Fails to compile when a TranscriptEvent kind is missing from EVENT_KINDS. */
+const everyKind: MissingKind extends never ? true : never = true;
+void everyKind;
 
 /** Numbers a transcript holds are times, counts and codes; model request bodies are the candidate's own data. */
 const candidateData = (path: string): boolean => path === "/call/body";
@@ -46,7 +51,7 @@ function isHeaderLine(line: Uint8Array): boolean {
 function eventLine(bytes: Uint8Array, name: string, line: number, budget: { values: number }): TranscriptHeader | TranscriptEvent {
   const value = parseInputJson(bytes, name, "transcript", { line, budget, lenient: ["lone-surrogate", "integer-range"] });
   const kind = value !== null && typeof value === "object" && !Array.isArray(value) ? value.kind : undefined;
-  const allowed = line === 1 ? ["header"] : EVENT_KINDS;
+  const allowed: readonly string[] = line === 1 ? ["header"] : EVENT_KINDS;
   if (typeof kind !== "string" || !allowed.includes(kind)) {
     throw inputError(name, `${line === 1 ? "/kind must be \"header\"" : `/kind must be one of ${EVENT_KINDS.join(", ")}`}, found ${printable(JSON.stringify(kind) ?? "nothing")} (line ${line})`);
   }
