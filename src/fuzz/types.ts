@@ -1,5 +1,11 @@
 import type { JsonObject, Purpose } from "../core/provider/types.js";
-import type { Finding } from "../core/report/types.js";
+import type { CoverageCount, CoverageDimension, Finding } from "../core/report/types.js";
+
+/** Cases per kind and per size bucket of a fuzz campaign (what the report's fuzz section lists). */
+export interface CoverageSummary {
+  kinds: CoverageCount[];
+  sizes: CoverageDimension[];
+}
 
 /** One generated provider request: what the fuzzer sends and how it judges the answer. */
 export interface ProviderCase {

@@ -1,0 +1,70 @@
+/**
+ * Seeded size bugs the fixed scenarios never reach: a CLI that goes silent on a turn of more
+ * than 12 content blocks, and one that exits on a text over 100 KiB. Each is found at a fixed
+ * seed within a few sessions and shrunk to the threshold plus one. Sessions run --jobs at a
+ * time; the seed decides the failure, not the number of jobs.
+ */
+import { describe, expect, it } from "vitest";
+import { fuzzAgentCli, runAgentSteps } from "../../../src/fuzz/agent-cli/index.js";
+import { AGENT_SIZES } from "../../../src/fuzz/agent-cli/coverage.js";
+import type { FuzzFailure } from "../../../src/fuzz/types.js";
+import { firstSent, fuzzContext, livingChildren, turnSteps, utf8 } from "./helpers.js";
+
+const stepsOf = (f: FuzzFailure | undefined): ReturnType<typeof turnSteps> => turnSteps(f?.replay.protocol === "agent-cli" ? f.replay.steps : []);
+
+describe("agent-cli fuzzer: a CLI silent on more than 12 content blocks", () => {
+  it("is found in the first session at seed 3 and shrunk to one turn of exactly 13 blocks", async () => {
+    const result = await fuzzAgentCli(fuzzContext("silent-over-12-blocks"), { runs: 1, seed: 3, jobs: 1 });
+    const [failure] = result.failures;
+    expect(failure?.clause).toBe("agent-cli/turns/one-terminal-per-turn");
+    const turns = stepsOf(failure);
+    expect(turns).toHaveLength(1);
+    // The kit's text block and 12 more: the fault's threshold (12) plus one.
+    expect(turns[0]?.blocks).toHaveLength(12);
+    expect(result.calls).toBeLessThan(40);
+    expect(livingChildren()).toEqual([]);
+  });
+});
+
+describe("agent-cli fuzzer: a CLI that exits on a text over 100 KiB", () => {
+  const FAULT = "exit-on-text-over-100k";
+
+  it("is found within 4 sessions at seed 10, 2 at a time, shrunk to a text of exactly 100 KiB + 1 byte, the same at --jobs 1", async () => {
+    const parallel = await fuzzAgentCli(fuzzContext(FAULT), { runs: 4, seed: 10, jobs: 2 });
+    const [failure] = parallel.failures;
+    expect(failure?.clause).toBe("agent-cli/turns/no-exit-mid-turn");
+    expect(failure?.finding.message).toMatch(/exited on its own while turn fuzz-1 awaited its terminal event/);
+    const turns = stepsOf(failure);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]?.blocks).toBeUndefined();
+
+    const { findings, transcript } = await runAgentSteps(failure?.replay.protocol === "agent-cli" ? failure.replay.steps : [], fuzzContext(FAULT));
+    expect(findings.map((f) => f.clause)).toEqual([failure?.clause]);
+    expect(utf8(firstSent(transcript).text)).toBe(100 * 1024 + 1);
+
+    const serial = await fuzzAgentCli(fuzzContext(FAULT), { runs: 4, seed: 10, jobs: 1 });
+    expect(serial.failures[0]?.replay).toEqual(failure?.replay);
+    expect(serial.failures[0]?.path).toBe(failure?.path);
+    // Coverage counts the sessions run before the failure was known, never the shrinking ones.
+    const sessions = parallel.coverage.sizes.find((s) => s.name === AGENT_SIZES.turns)?.buckets.reduce((n, b) => n + b.count, 0);
+    expect(sessions).toBe(parallel.runs);
+    expect(parallel.calls).toBeGreaterThan(parallel.runs);
+    expect(livingChildren()).toEqual([]);
+  });
+});
+
+describe("agent-cli fuzzer: --jobs", () => {
+  it("runs sessions at the same time, each its own process", async () => {
+    let most = 0;
+    const timer = setInterval(() => (most = Math.max(most, livingChildren().length)), 5);
+    try {
+      const result = await fuzzAgentCli(fuzzContext(undefined, 4), { runs: 6, seed: 1, jobs: 3 });
+      expect(result.failures).toEqual([]);
+      expect(result.runs).toBe(6);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(livingChildren()).toEqual([]);
+  });
+});
