@@ -15,7 +15,7 @@ export function fuzzHeadline(fuzz: FuzzSummary): string {
 }
 
 function counts(items: readonly CoverageCount[], style: Style): string {
-  return items.map((c) => (c.count === 0 ? style.dim(`${printable(c.name)} 0`) : `${printable(c.name)} ${c.count}`)).join(style.dim(" · "));
+  return items.map((c) => (c.count === 0 ? style.dim(`${printable(c.name)}: 0`) : `${printable(c.name)}: ${c.count}`)).join(style.dim(" · "));
 }
 
 /** Console lines: a headline, the kinds, then one line per size dimension. */
