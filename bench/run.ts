@@ -1,10 +1,12 @@
 import { benchJsonReader, type BenchResult } from "./json-reader.js";
+import { benchFuzzCampaign } from "./fuzz-campaign.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
 
 /** Every benchmark suite; add new ones here. */
 const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "json-reader", run: benchJsonReader },
   { name: "provider-fuzz", run: benchProviderFuzz },
+  { name: "fuzz-campaign", run: benchFuzzCampaign },
 ];
 
 function table(rows: string[][]): string {

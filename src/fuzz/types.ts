@@ -73,12 +73,12 @@ export interface FuzzFailure {
 export interface FuzzBudget {
   runs: number;
   /**
-   * Time limit in seconds. Providers: no new case starts after it (shrinking a failure found
-   * by then still finishes). Agent-cli sessions: fast-check stops there, shrinking included,
-   * and reports the failure found so far, perhaps less shrunk.
+   * Time limit in seconds: no new case starts after it. Providers: shrinking a failure found
+   * by then still finishes (within its case budget). Agent-cli sessions: shrinking stops there
+   * too, and the failure is reported as shrunk so far (or as found).
    */
   timeSeconds?: number;
   seed: number;
-  /** Candidate processes at once (provider calls are independent). */
+  /** Candidate processes at once: provider calls, or agent-cli sessions (each its own launch, fixture and folders). */
   jobs: number;
 }
