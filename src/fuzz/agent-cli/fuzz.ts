@@ -90,9 +90,9 @@ function violationOf(error: unknown): AgentFuzzViolation {
  * and folders), none started after budget.timeSeconds. The first failing session (by index,
  * so the same seed finds the same one at any --jobs) is shrunk with fast-check from its seed
  * and path, within what is left of the time limit; if that runs out first, the failure is
- * reported as found. Returns at most one failure.
+ * reported as found (so it is with `shrink: false`). Returns at most one failure.
  */
-export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, onRun?: (n: number) => void): Promise<AgentFuzzResult> {
+export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, onRun?: (n: number) => void, options: { shrink?: boolean } = {}): Promise<AgentFuzzResult> {
   const arb = sessionArb(ctx.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const coverage = new AgentCoverage();
@@ -108,6 +108,7 @@ export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, on
   }, (next) => performance.now() > deadline || (first !== undefined && next > first.index));
   if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary() };
   const found = violationOf(first.error);
+  if (options.shrink === false) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary() };
 
   let calls = runs;
   /** Steps that ran in the last failing session: the shrunk counterexample's, once fast-check is done. */
@@ -126,14 +127,13 @@ export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, on
   const details = await fc.check(property, { seed: budget.seed, path: String(first.index), numRuns: budget.runs, ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.round(left)) } : {}) });
   const shrunk = details.failed && details.counterexample !== null && details.counterexamplePath !== null;
   const violation = shrunk ? violationOf(details.errorInstance) : found;
-  const finding = violation.findings[0] as Finding;
   const fromCommands = shrunk ? stepsOfCounterexample(details.counterexample) : undefined;
   const steps = fromCommands !== undefined && fromCommands.length > 0 ? fromCommands : shrunk ? (lastFailing ?? first.executed) : first.executed;
   const path = shrunk ? (details.counterexamplePath as string) : String(first.index);
-  return {
-    runs,
-    calls,
-    failures: [{ clause: finding.clause, finding: { ...finding, foundBy: "fuzz" }, seed: budget.seed, path, replay: { protocol: "agent-cli", steps } }],
-    coverage: coverage.summary(),
-  };
+  return { runs, calls, failures: [failureOf(violation, budget.seed, path, steps)], coverage: coverage.summary() };
+}
+
+function failureOf(violation: AgentFuzzViolation, seed: number, path: string, steps: AgentStep[]): FuzzFailure {
+  const finding = violation.findings[0] as Finding;
+  return { clause: finding.clause, finding: { ...finding, foundBy: "fuzz" }, seed, path, replay: { protocol: "agent-cli", steps } };
 }

@@ -30,7 +30,7 @@ describe("agent-cli fuzzer: a CLI silent on more than 12 content blocks", () => 
 describe("agent-cli fuzzer: a CLI that exits on a text over 100 KiB", () => {
   const FAULT = "exit-on-text-over-100k";
 
-  it("is found within 4 sessions at seed 10, 2 at a time, shrunk to a text of exactly 100 KiB + 1 byte, the same at --jobs 1", async () => {
+  it("is found within 4 sessions at seed 10, 2 at a time, and shrunk to a text of exactly 100 KiB + 1 byte", async () => {
     const parallel = await fuzzAgentCli(fuzzContext(FAULT), { runs: 4, seed: 10, jobs: 2 });
     const [failure] = parallel.failures;
     expect(failure?.clause).toBe("agent-cli/turns/no-exit-mid-turn");
@@ -43,9 +43,6 @@ describe("agent-cli fuzzer: a CLI that exits on a text over 100 KiB", () => {
     expect(findings.map((f) => f.clause)).toEqual([failure?.clause]);
     expect(utf8(firstSent(transcript).text)).toBe(100 * 1024 + 1);
 
-    const serial = await fuzzAgentCli(fuzzContext(FAULT), { runs: 4, seed: 10, jobs: 1 });
-    expect(serial.failures[0]?.replay).toEqual(failure?.replay);
-    expect(serial.failures[0]?.path).toBe(failure?.path);
     // Coverage counts the sessions run before the failure was known, never the shrinking ones.
     const sessions = parallel.coverage.sizes.find((s) => s.name === AGENT_SIZES.turns)?.buckets.reduce((n, b) => n + b.count, 0);
     expect(sessions).toBe(parallel.runs);
@@ -55,6 +52,16 @@ describe("agent-cli fuzzer: a CLI that exits on a text over 100 KiB", () => {
 });
 
 describe("agent-cli fuzzer: --jobs", () => {
+  it("finds the same first failure at any --jobs: the seed decides, not the timing", async () => {
+    const found = await Promise.all([1, 3].map((jobs) => fuzzAgentCli(fuzzContext("exit-on-text-over-100k"), { runs: 8, seed: 10, jobs }, undefined, { shrink: false })));
+    const [serial, parallel] = found.map((r) => r.failures[0]);
+    expect(serial?.path).toBe("3");
+    expect(parallel?.path).toBe(serial?.path);
+    expect(parallel?.replay).toEqual(serial?.replay);
+    // Without shrinking, no session runs after the failure is known beyond those already started.
+    expect(found[0]?.calls).toBe(found[0]?.runs);
+  });
+
   it("runs sessions at the same time, each its own process", async () => {
     let most = 0;
     const timer = setInterval(() => (most = Math.max(most, livingChildren().length)), 5);
