@@ -29,7 +29,7 @@ export interface SizedPlan {
   count: number;
   /** The members cycle through these. */
   members: JsonValue[];
-  /** Object keys are stem + index. */
+  /** Object keys are stem + "k" + the index in fixed-width digits. */
   stem: string;
   /** A string value cycles through these code points. */
   alphabet: string[];
@@ -40,8 +40,9 @@ export const MAX_SIZED_COUNT = MAX_MESSAGE_BYTES / 2;
 
 /**
  * Count buckets: one drawn uniformly from this list (an entry listed three times is three times
- * as likely), then a value inside it. The two largest come one time in twenty: a request near
- * 1 MiB costs about 100 ms to bind, and the fill plans reach the limit as well.
+ * as likely), then a value inside it. The two largest come one time in twenty: they make
+ * requests of hundreds of KiB, which cost the candidate most to read, and the filled requests
+ * reach the limit as well.
  */
 export const COUNT_BUCKETS: readonly Special[] = [
   ...[0, 1, [2, 9], [10, 99], [100, 999], [1000, 9999]].flatMap((b): Special[] => [b as Special, b as Special, b as Special]),

@@ -10,7 +10,7 @@ import { BYTE_SCALE, bucketOf, countScale } from "../../../src/fuzz/coverage.js"
 import type { AgentStep } from "../../../src/fuzz/types.js";
 import { utf8 } from "./helpers.js";
 
-const turns = fc.sample(turnStepArb(), { seed: 8, numRuns: 1200 });
+const turns = fc.sample(turnStepArb(), { seed: 8, numRuns: 600 });
 const blocksOf = (t: TurnStep): Block[] => (t.blocks ?? []) as Block[];
 /** RFC 6838 type/subtype, restricted names (what the reference CLI accepts too). */
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
