@@ -32,9 +32,15 @@ async function measure(name: string, argv: string[], ctx: ProviderFuzzContext, r
   const started = performance.now();
   const result = await fuzzProvider(ctx, target, { runs, seed: SEED, jobs: 2 }, { shrink: false });
   const rate = result.calls / ((performance.now() - started) / 1000);
+  const generating = performance.now();
   const cases = fc.sample(providerCaseArb(ctx), { seed: SEED, numRuns: runs });
+  const perCase = (performance.now() - generating) / runs;
+  const requests = cases.reduce((n, c) => n + (c.base ? 2 : 1), 0);
+  const bytes = cases.reduce((n, c) => n + c.bytes.length + (c.base?.bytes.length ?? 0), 0) / requests;
   return [
     { name: `fuzz --jobs 2, ${name}`, value: rate, unit: "calls/s", ...(name.startsWith("compiled") ? { target: ">= 100" } : {}) },
+    { name: `mean request, ${name}`, value: bytes / 1024, unit: "KiB" },
+    { name: `case generation, ${name}`, value: perCase, unit: "ms/case" },
     { name: `bash loop, same inputs, ${name}`, value: shellLoop(argv, cases, join(dir, name.replace(/\W+/g, "-"))), unit: "calls/s" },
   ];
 }

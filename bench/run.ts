@@ -1,5 +1,6 @@
 import { benchJsonReader, type BenchResult } from "./json-reader.js";
 import { benchNeverAnswers } from "./never-answers.js";
+import { benchFuzzCampaign } from "./fuzz-campaign.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
 
 /** Every benchmark suite; add new ones here. */
@@ -7,6 +8,7 @@ const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "json-reader", run: benchJsonReader },
   { name: "provider-fuzz", run: benchProviderFuzz },
   { name: "never-answers", run: benchNeverAnswers },
+  { name: "fuzz-campaign", run: benchFuzzCampaign },
 ];
 
 function table(rows: string[][]): string {

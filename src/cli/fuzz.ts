@@ -47,17 +47,17 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const budgetMs = args.budget ?? 5000;
     const timeoutMs = args.timeout ?? budgetMs + 1000;
     const ctx = await prepareProviderFuzz(argv, value, budgetMs, timeoutMs);
-    if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], skipped: ctx.reason };
+    if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], unit: "request", skipped: ctx.reason };
     // Bound in the dialect the fixed suite found the Provider verifies (fuzz cases are resent in another one on refusal anyway).
     const result = await fuzzProvider(ctx, { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) }, budget);
     writeReplays(result.failures, { argv, config: value.value, configDocument: value.document, timeoutMs }, outDir);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures };
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
   const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget);
   writeReplays(result.failures, { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs }, outDir);
-  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.runs, seed: budget.seed, failures: result.failures };
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage };
 }
 
 /** The report of a fuzz-only run: the clauses fuzzing judges, pass unless a shrunk failure says otherwise. */

@@ -1,7 +1,7 @@
 import { summarize } from "../core/report/judge.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import type { ClauseResult, RunReport } from "../core/report/types.js";
-import type { FuzzFailure } from "./types.js";
+import type { CoverageSummary, FuzzFailure } from "./types.js";
 
 export interface FuzzOutcome {
   /** Clauses the fuzzer judges on every case. */
@@ -10,11 +10,16 @@ export interface FuzzOutcome {
   calls: number;
   seed: number;
   failures: FuzzFailure[];
+  /** What one case is: a provider request (with its control) or an agent-cli session. */
+  unit: "request" | "session";
+  /** Cases per kind and size bucket; absent when no case ran. */
+  coverage?: CoverageSummary;
 }
 
 /**
  * Puts fuzz findings under their clauses (marked found by fuzzing, each with its replay
- * command) and counts the fuzzed cases as judgements of clauses that held.
+ * command), counts the fuzzed cases as judgements of clauses that held, and adds the
+ * campaign's coverage (cases per kind and size bucket) as the report's fuzz section.
  */
 export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
   const fuzzed = new Set(fuzz.clauses);
@@ -32,6 +37,14 @@ export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonl
     return result.status === "pass" || result.status === "fail" ? { ...result, judged: result.judged + fuzz.cases } : result;
   });
   const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
-  const merged: RunReport = { ...report, clauses, summary: summarize(clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }), notes: [...report.notes, note] };
+  const merged: RunReport = {
+    ...report,
+    clauses,
+    summary: summarize(clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }),
+    notes: [...report.notes, note],
+    ...(fuzz.coverage !== undefined
+      ? { fuzz: { seed: fuzz.seed, cases: fuzz.cases, calls: fuzz.calls, failures: fuzz.failures.length, unit: fuzz.unit, kinds: fuzz.coverage.kinds, sizes: fuzz.coverage.sizes } }
+      : {}),
+  };
   return redactDeep(merged, makeRedactor(secrets));
 }

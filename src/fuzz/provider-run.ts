@@ -2,16 +2,18 @@ import fc from "fast-check";
 import { providerChecks } from "../core/provider/checks/index.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { judgeClauses } from "../core/report/judge.js";
-import { gotFurther, responseObject } from "../core/provider/response.js";
+import { gotFurther, refusedForBinding, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
 import { callProvider } from "../runner/provider/call.js";
-import { providerCaseArb } from "./provider/index.js";
-import type { FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
+import { hostileKinds, providerCaseArb } from "./provider/index.js";
+import { ProviderCoverage } from "./provider/coverage.js";
+import type { CoverageSummary, FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
 import { serializeCase } from "./replay.js";
 import { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, type DigestDialectId } from "../core/json/index.js";
 import { dialectSensitive } from "../core/provider/digest.js";
 import { inDialect } from "./provider/dialect.js";
+import { pool } from "./pool.js";
 
 /** Clauses one fuzzed request can break (aggregate and method-level clauses, and the dialect probe, need the fixed suite). */
 export const FUZZ_PROVIDER_CLAUSES: readonly string[] = loadCatalogue("provider")
@@ -55,7 +57,10 @@ export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarg
   const ok = (e: ProviderExchange): boolean => responseObject(e)?.status === "ok";
   /**
    * Sends a well-formed invocation; refused, and bound differently by the dialects, it goes again
-   * in each other dialect. Returns the answer that counts and the dialect it was bound in.
+   * in each other dialect. Returns the answer that counts and the dialect it was bound in. A
+   * resend that gets no further than the first answer (which may have been a policy error, not a
+   * refusal) is the same request bound in a dialect the Provider need not verify: it is marked
+   * as a dialect refusal and not judged as a well-formed request again.
    */
   const sendValid = async (item: ProviderCase, dialect: DigestDialectId): Promise<[ProviderExchange, DigestDialectId]> => {
     const first = await send(inDialect(item, dialect));
@@ -66,6 +71,7 @@ export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarg
         first.dialectRefused = true;
         return [retry, other.id];
       }
+      if (refusedForBinding(retry, first)) retry.dialectRefused = true;
     }
     return [first, dialect];
   };
@@ -82,22 +88,19 @@ export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarg
   return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => wanted.has(id)).results.flatMap((r) => r.findings);
 }
 
-/** Runs `work` over items with at most `jobs` at once; stops starting new ones once `stop()` says so. */
-async function pool<T>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<void>, stop: () => boolean): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !stop()) {
-      const index = next++;
-      await work(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
-}
+/**
+ * Candidate cases one shrink may run (the failing case itself included). Shrinking usually
+ * needs a few dozen; the bound keeps a failure whose parts trade off against each other from
+ * running for minutes, and, being a count, gives the same shrunk case on any machine.
+ */
+export const MAX_SHRINK_CASES = 400;
 
 export interface ProviderFuzzResult {
   cases: number;
   calls: number;
   failures: FuzzFailure[];
+  /** What ran: cases per kind and per size bucket (shrinking not counted). */
+  coverage: CoverageSummary;
 }
 
 /**
@@ -114,21 +117,26 @@ export async function fuzzProvider(
   const cases = fc.sample(arb, { seed: budget.seed, numRuns: budget.runs });
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
+  const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
   let calls = 0;
   await pool(cases, budget.jobs, async (c, index) => {
     const findings = await evaluateProviderCase(c, target);
     calls += c.base ? 2 : 1;
+    coverage.add(c);
     for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
     done++;
     options.onCase?.(done);
   }, () => performance.now() > deadline);
 
   const failures: FuzzFailure[] = [];
-  if (options.shrink === false) return { cases: done, calls, failures };
+  if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary() };
   for (const [clause, index] of [...firstByClause.entries()].sort((a, b) => a[1] - b[1])) {
     let last: Finding | undefined;
+    let tried = 0;
     const property = fc.asyncProperty(arb, async (c) => {
+      // Past the budget every further candidate counts as passing: fast-check keeps the smallest failure so far.
+      if (tried++ > MAX_SHRINK_CASES) return true;
       const found = (await evaluateProviderCase(c, target)).find((f) => f.clause === clause);
       calls += c.base ? 2 : 1;
       if (found) last = found;
@@ -144,5 +152,5 @@ export async function fuzzProvider(
     const minimal = shrunk.base !== undefined && finding.requestId === shrunk.base.requestId ? shrunk.base : shrunk;
     failures.push({ clause, finding: { ...finding, foundBy: "fuzz" }, seed: budget.seed, path: result.counterexamplePath ?? String(index), replay: { protocol: "provider", case: serializeCase(minimal) } });
   }
-  return { cases: done, calls, failures };
+  return { cases: done, calls, failures, coverage: coverage.summary() };
 }

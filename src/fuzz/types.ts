@@ -1,5 +1,11 @@
 import type { JsonObject, Purpose } from "../core/provider/types.js";
-import type { Finding } from "../core/report/types.js";
+import type { CoverageCount, CoverageDimension, Finding } from "../core/report/types.js";
+
+/** Cases per kind and per size bucket of a fuzz campaign (what the report's fuzz section lists). */
+export interface CoverageSummary {
+  kinds: CoverageCount[];
+  sizes: CoverageDimension[];
+}
 
 /** One generated provider request: what the fuzzer sends and how it judges the answer. */
 export interface ProviderCase {
@@ -69,12 +75,12 @@ export interface FuzzFailure {
 export interface FuzzBudget {
   runs: number;
   /**
-   * Time limit in seconds. Providers: no new case starts after it (shrinking a failure found
-   * by then still finishes). Agent-cli sessions: fast-check stops there, shrinking included,
-   * and reports the failure found so far, perhaps less shrunk.
+   * Time limit in seconds: no new case starts after it. Providers: shrinking a failure found
+   * by then still finishes (within its case budget). Agent-cli sessions: shrinking stops there
+   * too, and the failure is reported as shrunk so far (or as found).
    */
   timeSeconds?: number;
   seed: number;
-  /** Candidate processes at once (provider calls are independent). */
+  /** Candidate processes at once: provider calls, or agent-cli sessions (each its own launch, fixture and folders). */
   jobs: number;
 }

@@ -1,5 +1,6 @@
 import { bucketOf, isCounted } from "../core/report/judge.js";
 import type { Buckets, ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { consoleFuzzLines } from "./fuzz-coverage.js";
 import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { makeStyle, printable, type Style } from "./style.js";
 import type { ReporterOptions } from "./types.js";
@@ -72,6 +73,7 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
     }
   }
   for (const note of report.notes) lines.push(style.dim(`note: ${printable(note)}`));
+  lines.push(...consoleFuzzLines(report, style));
   for (const stale of report.summary.stale) lines.push(style.red(`stale expectation: ${printable(stale)}`));
   lines.push(summaryLine(report, style));
   lines.push(...completionHint(report, style));

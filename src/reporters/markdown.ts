@@ -1,5 +1,6 @@
 import { countedFailures } from "../core/report/judge.js";
 import type { Buckets, ClauseResult, CountedLevel, Level, RunReport } from "../core/report/types.js";
+import { markdownFuzzSection } from "./fuzz-coverage.js";
 import { incompleteHeadline, incompleteTotal } from "./incomplete.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
@@ -227,6 +228,7 @@ export function renderMarkdown(report: RunReport, options: ReporterOptions): str
     failuresTable(report, options.docsUrl),
     notJudged(report),
     report.notes.length > 0 ? ["### Notes", "", ...bullets(report.notes, "notes")] : [],
+    markdownFuzzSection(report),
     ["Evidence, wire logs and reproduce commands for every finding are in report.json and report.html."],
   ];
   return `${sections.filter((s) => s.length > 0).map((s) => s.join("\n")).join("\n\n")}\n`;

@@ -91,14 +91,15 @@ function prefetch(state, text) {
 
 /**
  * A fault that never writes the result of a user turn whose text (its text blocks joined)
- * matches; every other line, and the turns after it, are left as they are.
+ * matches (`matches(text, content)`: the content array too); every other line, and the turns
+ * after it, are left as they are.
  */
 function dropResultOfTurns(matches) {
   return {
     input: (text, state) => {
       const message = userMessage(text);
       // One entry per user line, in order: the reference answers them one after the other.
-      if (message !== undefined) (state.dropResults ??= []).push(matches(textOf(message.content)));
+      if (message !== undefined) (state.dropResults ??= []).push(matches(textOf(message.content), message.content));
       return text;
     },
     output: (text, object, state, owed) => (isResult(object) && owed?.kind === "user" && state.dropResults?.shift() === true ? "" : `${text}\n`),
@@ -319,4 +320,13 @@ export const FAULTS = {
   // ---- fuzz-only: the fixed scenarios never send such text, only the fuzzer finds these
   "drop-terminal-on-line-separator": dropResultOfTurns((text) => text.includes("\u2028")),
   "drop-terminal-over-64k": dropResultOfTurns((text) => Buffer.byteLength(text, "utf8") > 65536),
+  // fuzz-only size bugs (test/fuzz/agent-cli/size-bugs.test.ts)
+  "silent-over-12-blocks": dropResultOfTurns((_text, content) => Array.isArray(content) && content.length > 12),
+  "exit-on-text-over-100k": {
+    input: (text) => {
+      const message = userMessage(text);
+      if (message !== undefined && Buffer.byteLength(textOf(message.content), "utf8") > 100 * 1024) process.exit(1);
+      return text;
+    },
+  },
 };

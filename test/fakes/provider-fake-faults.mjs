@@ -80,7 +80,13 @@ function depthOf(value) {
 const CRASH = {
   "crash-on-long-tool-name": (r) => r.method === "invoke" && [...String(r.event?.tool?.name ?? "")].length > 200,
   "crash-on-nesting-20": (r) => r.method === "invoke" && depthOf(r.event?.tool?.input) >= 20,
+  "crash-on-input-over-50-members": (r) => r.method === "invoke" && isPlainObject(r.event?.tool?.input) && Object.keys(r.event.tool.input).length > 50,
 };
+
+/** A JSON object as the reference's reader builds it (null prototype), not an array or number. */
+function isPlainObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && value.constructor?.name !== "JsonNumber";
+}
 
 /** Applies the request, response and text faults, and decides the exit status and what happens after writing. */
 export function outputFaults(fault, request, respond) {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { kitSchema } from "../../src/core/schema.js";
 import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
@@ -40,13 +41,14 @@ describe("awp-conformance fuzz --protocol provider", () => {
 
   it("finds a crash on nesting of 20 and shrinks it to exactly 20, replayable", async () => {
     const out = temp();
-    const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-runs", "12", "--seed", "7", ...CONFIG, "--out", out, "--reporter", "json", FAKE, "--", "--fault", "crash-on-nesting-20"]);
+    // Seed 8 draws a tool.input nested 20 or more deep in its first case.
+    const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-runs", "1", "--seed", "8", ...CONFIG, "--out", out, "--reporter", "json", FAKE, "--", "--fault", "crash-on-nesting-20"]);
     expect(result.code).toBe(1);
     const [found] = replays(out);
     expect(found?.replay.clause).toBe("provider/transport/valid-request-exits-zero");
     expect(found?.replay.case.kind).toBe("valid");
     expect(depth(request(found!.replay).event.tool.input)).toBe(20);
-    expect(result.stdout).toContain(`seed 7, path ${found?.replay.path}`);
+    expect(result.stdout).toContain(`seed 8, path ${found?.replay.path}`);
     // The printed command names the candidate, so it runs as printed (no --yes: nothing is taken from the file).
     const printed = /replay: awp-conformance (replay .*)/.exec(result.stdout)?.[1] ?? "";
     expect(printed).toBe(`replay ${found?.file} -- ${FAKE} --fault crash-on-nesting-20`);
@@ -60,7 +62,8 @@ describe("awp-conformance fuzz --protocol provider", () => {
 
   it("puts fuzz findings into the run's report, under their clause, with a replay command", async () => {
     const out = temp();
-    const result = await runCli(["run", "--protocol", "provider", "--skip", "provider/robustness", "--fuzz-runs", "12", "--seed", "7", ...CONFIG, "--out", out, "--reporter", "console,json", FAKE, "--", "--fault", "crash-on-long-tool-name"]);
+    // Seed 2 draws a tool name of more than 200 characters in its first case.
+    const result = await runCli(["run", "--protocol", "provider", "--skip", "provider/robustness", "--fuzz-runs", "1", "--seed", "2", ...CONFIG, "--out", out, "--reporter", "console,json", FAKE, "--", "--fault", "crash-on-long-tool-name"]);
     expect(result.code).toBe(1);
     const report = readReport(out);
     expect(failing(report)).toEqual(["provider/transport/valid-request-exits-zero"]);
@@ -68,9 +71,32 @@ describe("awp-conformance fuzz --protocol provider", () => {
     const fuzzed = clause?.findings.filter((f) => f.foundBy === "fuzz") ?? [];
     expect(fuzzed).toHaveLength(1);
     expect(result.stdout).toMatch(/found by fuzzing: a well-formed request ended in a failed process/);
-    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-7\.json -- .*provider-fake\.mjs --fault crash-on-long-tool-name$/);
+    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-2\.json -- .*provider-fake\.mjs --fault crash-on-long-tool-name$/);
     const [found] = replays(out);
     expect([...request(found!.replay).event.tool.name]).toHaveLength(201);
+  });
+});
+
+describe("awp-conformance fuzz: sizes", () => {
+  it("finds a crash on a tool.input of more than 50 members, shrinks it to 51, and reports what it explored", async () => {
+    const out = temp();
+    // Seed 1 draws a tool.input object of more than 50 members in its second case.
+    const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-runs", "2", "--seed", "1", ...CONFIG, "--out", out, "--reporter", "console,json,markdown", FAKE, "--", "--fault", "crash-on-input-over-50-members"]);
+    expect(result.code).toBe(1);
+    const [found] = replays(out);
+    expect(found?.replay.clause).toBe("provider/transport/valid-request-exits-zero");
+    expect(Object.keys(request(found!.replay).event.tool.input as object)).toHaveLength(51);
+    expect(found?.replay.case.label).toContain("tool.input object of 51 members");
+    const report = readReport(out);
+    expect(kitSchema("report.schema.json")(report)).toBe(true);
+    const fuzz = report.fuzz;
+    expect(fuzz).toMatchObject({ seed: 1, cases: 2, failures: 1, unit: "request" });
+    expect(fuzz?.kinds.reduce((n, k) => n + k.count, 0)).toBe(2);
+    expect(fuzz?.kinds.map((k) => k.name)).toContain("hostile:oversized-request");
+    for (const size of fuzz?.sizes ?? []) expect(size.buckets.reduce((n, b) => n + b.count, 0), size.name).toBe(2);
+    expect(result.stdout).toMatch(/fuzz coverage: 2 requests, seed 1 \(\d+ candidate calls with shrinking, 1 shrunk failure\)/);
+    expect(result.stdout).toMatch(/request size, requests: < 1 KiB: \d+/);
+    expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(/### Fuzz coverage[\s\S]*\| request size \| requests \|/);
   });
 });
 
@@ -84,6 +110,8 @@ describe("awp-conformance fuzz --protocol agent-cli", () => {
     const report = readReport(out);
     expect(report.summary.verdict).toBe("conformant");
     expect(report.clauses.find((c) => c.id === "agent-cli/turns/one-terminal-per-turn")?.judged).toBe(3);
+    expect(report.fuzz).toMatchObject({ seed: 5, cases: 3, calls: 3, failures: 0, unit: "session" });
+    expect(report.fuzz?.sizes.find((s) => s.name === "turns per session")?.buckets.reduce((n, b) => n + b.count, 0)).toBe(3);
     expect(readFileSync(join(out, "report.json"), "utf8")).not.toMatch(/sk-awp-/);
   });
 });
@@ -92,7 +120,9 @@ describe("golden/regressions", () => {
   const folder = join(ROOT, "golden/regressions");
   const files = readdirSync(folder).filter((f) => f.endsWith(".json"));
   it("holds shrunk cases for every seeded fuzz-only bug", () => {
-    expect(files.length).toBeGreaterThanOrEqual(3);
+    const faults = ["crash-on-long-tool-name", "crash-on-nesting-20", "crash-on-input-over-50-members", "drop-terminal-on-line-separator", "drop-terminal-over-64k", "silent-over-12-blocks", "exit-on-text-over-100k"];
+    const seeded = files.map((f) => (JSON.parse(readFileSync(join(folder, f), "utf8")) as { candidate: { argv: string[] } }).candidate.argv.at(-1));
+    expect(new Set(seeded)).toEqual(new Set(faults));
   });
   for (const name of files) {
     it(`${name} still fails on its candidate and passes on the reference`, async () => {

@@ -14,7 +14,7 @@ import { readProviderConfigs } from "../provider-options.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
   return y
-    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions)" })
+    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions), --jobs of them at once (default 2 for fuzzing)" })
     .option("fuzz-time", { type: "number", describe: "stop generating new cases after this many seconds" })
     .option("seed", { type: "number", describe: "fast-check seed: the same seed gives the same cases (default: random, printed)" }) as Argv<T>;
 }

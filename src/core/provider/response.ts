@@ -116,6 +116,15 @@ export function gotFurther(retry: ProviderExchange, first: ProviderExchange): bo
   return (answer.status === "ok" && before?.status !== "ok") || before === undefined;
 }
 
+/**
+ * Whether a resend bound in another dialect was refused for its binding: it ended without a
+ * response object (as upstream refuses a binding mismatch) where the first send got one (a
+ * policy error, say). Refused the same way as the first, it is an ordinary answer.
+ */
+export function refusedForBinding(retry: ProviderExchange, first: ProviderExchange): boolean {
+  return responseObject(retry) === undefined && responseObject(first) !== undefined;
+}
+
 export function statusOf(exchange: ProviderExchange): string | undefined {
   const status = responseObject(exchange)?.status;
   return typeof status === "string" ? status : undefined;

@@ -144,4 +144,34 @@ export interface RunReport {
   halted?: string;
   /** Provider runs: the input_digest dialects (serde_json float formats) the candidate accepted, and the one the kit bound its invocations in. */
   digestDialect?: { bound: string; accepted: string[] };
+  /** Runs with fuzzing: what was generated and run, so a thin campaign shows as thin. */
+  fuzz?: FuzzSummary;
+}
+
+/** A count under a name: a kind of case, or a size bucket. */
+export interface CoverageCount {
+  name: string;
+  count: number;
+}
+
+/** One size measured on every case (or turn), with the number in each bucket, empty buckets included. */
+export interface CoverageDimension {
+  name: string;
+  /** What is counted: "requests", "sessions" or "turns". */
+  of: string;
+  buckets: CoverageCount[];
+}
+
+/** What a fuzz campaign explored: cases per kind and per size bucket (shrinking runs not counted). */
+export interface FuzzSummary {
+  seed: number;
+  /** Generated cases that ran: provider requests (with their controls) or agent-cli sessions. */
+  cases: number;
+  /** Candidate calls (provider) or sessions (agent-cli), shrinking included. */
+  calls: number;
+  /** Shrunk failures found (each with a replay file). */
+  failures: number;
+  unit: "request" | "session";
+  kinds: CoverageCount[];
+  sizes: CoverageDimension[];
 }

@@ -4,7 +4,7 @@
  * ending step is always the last one. The real system is the live FuzzSession; every step
  * is judged on the transcript so far and throws an AgentFuzzViolation when a clause fails.
  */
-import type { Arbitrary, AsyncCommand } from "fast-check";
+import fc, { type Arbitrary, type AsyncCommand } from "fast-check";
 import type { AgentStep } from "../types.js";
 import type { FuzzSession } from "./session.js";
 import {
@@ -82,17 +82,31 @@ export function commandFor(step: AgentStep): StepCommand {
   }
 }
 
+const TURN = turnStepArb().map((step) => new TurnCommand(step));
+const MALFORMED = malformedStepArb().map((step) => new MalformedCommand(step));
+const PAUSE = pauseStepArb().map((step) => new PauseCommand(step));
+const ENDING = endingStepArb().map((step) => commandFor(step));
+
 /** What fc.commands draws from: turns weigh most, an ending step ends the session. */
 export function commandArbs(): Arbitrary<StepCommand>[] {
-  const turn = turnStepArb().map((step) => new TurnCommand(step));
-  return [
-    turn,
-    turn,
-    turn,
-    malformedStepArb().map((step) => new MalformedCommand(step)),
-    pauseStepArb().map((step) => new PauseCommand(step)),
-    endingStepArb().map((step) => commandFor(step)),
-  ];
+  return [TURN, TURN, TURN, MALFORMED, PAUSE, ENDING];
+}
+
+/** Sessions of the short kind have at most this many steps. */
+export const SHORT_SESSION_STEPS = 8;
+
+/**
+ * Step sequences of one session: mostly short ones (up to 8 steps, any kind, an ending step
+ * last), and one in four of any length up to `maxCommands` (size "max": every length as
+ * likely) made of turns, malformed lines and pauses only, so sessions of tens of turns come
+ * up too instead of ending at the first ending step drawn.
+ */
+export function sessionArb(maxCommands: number): Arbitrary<Iterable<AsyncCommand<SessionModel, FuzzSession>>> {
+  const long = commandArbs().filter((arb) => arb !== ENDING);
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.commands(commandArbs(), { maxCommands: Math.min(SHORT_SESSION_STEPS, maxCommands) }) },
+    { weight: 1, arbitrary: fc.commands(long, { maxCommands, size: "max" }) },
+  );
 }
 
 /** The steps of fast-check's counterexample that ran (its commands are wrapped; skipped ones did not run). */

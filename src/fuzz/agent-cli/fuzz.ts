@@ -1,18 +1,29 @@
 /**
- * The agent-cli fuzzer: fast-check model-based runs, one live session per run (sessions
- * never overlap), shrunk to the smallest step list that still breaks a clause; and the
- * replay of a step list.
+ * The agent-cli fuzzer: fast-check model-based sessions, each one live launch of the
+ * candidate with its own fixture and folders, `jobs` of them at once; the first failing
+ * session (by index) is shrunk to the smallest step list that still breaks a clause, and
+ * steps can be replayed.
  */
 import fc from "fast-check";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import type { Finding } from "../../core/report/types.js";
-import type { AgentStep, FuzzBudget, FuzzFailure } from "../types.js";
-import { commandArbs, stepsOfCounterexample, type SessionModel } from "./commands.js";
+import { pool } from "../pool.js";
+import type { AgentStep, CoverageSummary, FuzzBudget, FuzzFailure } from "../types.js";
+import { sessionArb, stepsOfCounterexample, type SessionModel } from "./commands.js";
+import { AgentCoverage } from "./coverage.js";
 import { AgentFuzzViolation, FuzzSession, type AgentFuzzContext } from "./session.js";
 import { isEnding } from "./steps.js";
 
-/** Longest generated step sequence when the context does not say. */
-export const DEFAULT_MAX_COMMANDS = 8;
+/** Longest generated step sequence when the context does not say (most sessions have at most 8). */
+export const DEFAULT_MAX_COMMANDS = 40;
+
+/**
+ * Sessions one shrink may run (the failing one itself included). Shrinking usually needs a
+ * few dozen; the bound keeps a failure whose parts trade off against each other (the bytes of
+ * several text blocks) from running for many minutes, and, being a count, gives the same
+ * shrunk steps on any machine.
+ */
+export const MAX_SHRINK_SESSIONS = 150;
 
 /**
  * Replays steps on one launch, judging after every step like the fuzzer does (and once more
@@ -42,48 +53,87 @@ function errorText(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+type Commands = Iterable<fc.AsyncCommand<SessionModel, FuzzSession>>;
+
+/** One live session over `commands`: the steps that ran, and the error that ended it (a violation, or a kit error). */
+async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ executed: AgentStep[]; error?: unknown }> {
+  const session = await FuzzSession.open(ctx);
+  try {
+    await fc.asyncModelRun((): { model: SessionModel; real: FuzzSession } => ({ model: { ended: false }, real: session }), commands);
+    await session.settle();
+    session.assertConforming();
+    return { executed: [...session.executed] };
+  } catch (error) {
+    return { executed: [...session.executed], error };
+  } finally {
+    await session.close();
+  }
+}
+
+export interface AgentFuzzResult {
+  /** Sessions run to find failures (shrinking not counted). */
+  runs: number;
+  /** Sessions run in all, shrinking included. */
+  calls: number;
+  failures: FuzzFailure[];
+  /** What the counted sessions explored: steps and blocks by kind, sizes by bucket. */
+  coverage: CoverageSummary;
+}
+
+function violationOf(error: unknown): AgentFuzzViolation {
+  if (error instanceof AgentFuzzViolation && error.findings[0] !== undefined) return error;
+  throw new Error(`the agent-cli fuzzer could not run a session: ${errorText(error)}`);
+}
+
 /**
- * Fuzzes the candidate for budget.runs sessions (or budget.timeSeconds, when set: fast-check's
- * interruptAfterTimeLimit, which also bounds shrinking). Returns at most one failure: fast-check
- * stops at the first failing session and shrinks it. budget.jobs is ignored: one session at a time.
+ * Runs budget.runs sessions from the seed, budget.jobs at a time (each its own launch, fixture
+ * and folders), none started after budget.timeSeconds. The first failing session (by index,
+ * so the same seed finds the same one at any --jobs) is shrunk with fast-check from its seed
+ * and path, within what is left of the time limit; if that runs out first, the failure is
+ * reported as found (so it is with `shrink: false`). Returns at most one failure.
  */
-export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, onRun?: (n: number) => void): Promise<{ runs: number; failures: FuzzFailure[] }> {
+export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, onRun?: (n: number) => void, options: { shrink?: boolean } = {}): Promise<AgentFuzzResult> {
+  const arb = sessionArb(ctx.maxCommands ?? DEFAULT_MAX_COMMANDS);
+  const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
+  const coverage = new AgentCoverage();
   let runs = 0;
-  let shrinking = false;
+  let first: { index: number; executed: AgentStep[]; error: unknown } | undefined;
+  const samples = fc.sample(arb, { seed: budget.seed, numRuns: budget.runs });
+  await pool(samples, budget.jobs, async (commands, index) => {
+    const { executed, error } = await runSession(ctx, commands);
+    runs += 1;
+    onRun?.(runs);
+    coverage.addSession(executed);
+    if (error !== undefined && (first === undefined || index < first.index)) first = { index, executed, error };
+  }, (next) => performance.now() > deadline || (first !== undefined && next > first.index));
+  if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary() };
+  const found = violationOf(first.error);
+  if (options.shrink === false) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary() };
+
+  let calls = runs;
   /** Steps that ran in the last failing session: the shrunk counterexample's, once fast-check is done. */
   let lastFailing: AgentStep[] | undefined;
-  const property = fc.asyncProperty(fc.commands(commandArbs(), { maxCommands: ctx.maxCommands ?? DEFAULT_MAX_COMMANDS }), async (commands) => {
-    const session = await FuzzSession.open(ctx);
-    try {
-      await fc.asyncModelRun((): { model: SessionModel; real: FuzzSession } => ({ model: { ended: false }, real: session }), commands);
-      await session.settle();
-      session.assertConforming();
-    } catch (error) {
-      lastFailing = [...session.executed];
-      throw error;
-    } finally {
-      await session.close();
-      if (!shrinking) {
-        runs += 1;
-        onRun?.(runs);
-      }
-      if (lastFailing !== undefined) shrinking = true;
-    }
+  let tried = 0;
+  const property = fc.asyncProperty(arb, async (commands) => {
+    // Past the budget every further candidate counts as passing: fast-check keeps the smallest failure so far.
+    if (tried++ > MAX_SHRINK_SESSIONS) return;
+    calls += 1;
+    const { executed, error } = await runSession(ctx, commands);
+    if (error === undefined) return;
+    lastFailing = executed;
+    throw error;
   });
-  const details = await fc.check(property, {
-    seed: budget.seed,
-    numRuns: budget.runs,
-    ...(budget.timeSeconds !== undefined ? { interruptAfterTimeLimit: budget.timeSeconds * 1000 } : {}),
-  });
-  if (!details.failed || details.counterexample === null || details.counterexamplePath === null) return { runs, failures: [] };
-  const error = details.errorInstance;
-  if (!(error instanceof AgentFuzzViolation)) throw new Error(`the agent-cli fuzzer could not run a session: ${errorText(error)}`);
-  const finding = error.findings[0];
-  if (finding === undefined) throw new Error("the agent-cli fuzzer failed a session without a finding");
-  const fromCommands = stepsOfCounterexample(details.counterexample);
-  const steps = fromCommands !== undefined && fromCommands.length > 0 ? fromCommands : (lastFailing ?? []);
-  return {
-    runs,
-    failures: [{ clause: finding.clause, finding: { ...finding, foundBy: "fuzz" }, seed: details.seed, path: details.counterexamplePath, replay: { protocol: "agent-cli", steps } }],
-  };
+  const left = deadline - performance.now();
+  const details = await fc.check(property, { seed: budget.seed, path: String(first.index), numRuns: budget.runs, ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.round(left)) } : {}) });
+  const shrunk = details.failed && details.counterexample !== null && details.counterexamplePath !== null;
+  const violation = shrunk ? violationOf(details.errorInstance) : found;
+  const fromCommands = shrunk ? stepsOfCounterexample(details.counterexample) : undefined;
+  const steps = fromCommands !== undefined && fromCommands.length > 0 ? fromCommands : shrunk ? (lastFailing ?? first.executed) : first.executed;
+  const path = shrunk ? (details.counterexamplePath as string) : String(first.index);
+  return { runs, calls, failures: [failureOf(violation, budget.seed, path, steps)], coverage: coverage.summary() };
+}
+
+function failureOf(violation: AgentFuzzViolation, seed: number, path: string, steps: AgentStep[]): FuzzFailure {
+  const finding = violation.findings[0] as Finding;
+  return { clause: finding.clause, finding: { ...finding, foundBy: "fuzz" }, seed, path, replay: { protocol: "agent-cli", steps } };
 }

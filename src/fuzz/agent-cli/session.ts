@@ -83,12 +83,16 @@ export function judgeFuzzTranscript(transcript: Transcript, token: string | unde
   return redactDeep(findings, makeRedactor(token !== undefined ? [token] : []));
 }
 
-/** A process that ended on its own before the host asked it to: the next line had nowhere to go. */
-function deathFinding(transcript: Transcript, step: AgentStep): Finding {
+/**
+ * A process that ended on its own before the host asked it to: while a turn awaited its
+ * terminal event (the fixed suite counts an exit during the first turn under session/stays-up,
+ * which a fuzzed session does not judge), or before the next line had anywhere to go.
+ */
+function deathFinding(transcript: Transcript, when: string): Finding {
   const at = transcript.events.findIndex((e) => e.kind === "exit");
   const exit = transcript.events[at];
   const process = exit?.process ?? 1;
-  return finding("agent-cli/turns/no-exit-mid-turn", { transcript, ...(exit ? { events: [{ event: exit, at }] } : {}), stderrOf: process }, `the process exited on its own before the host could write the next ${step.op === "turn" ? "turn" : "line"}`, { expected: "the process serves the conversation until the host ends it" });
+  return finding("agent-cli/turns/no-exit-mid-turn", { transcript, ...(exit ? { events: [{ event: exit, at }] } : {}), stderrOf: process }, `the process exited on its own ${when}`, { expected: "the process serves the conversation until the host ends it" });
 }
 
 export class FuzzSession {
@@ -97,6 +101,8 @@ export class FuzzSession {
   private turns = 0;
   /** The first step that found the process already gone (it was not an ending step). */
   private died: AgentStep | undefined;
+  /** The turn during which the process exited on its own, its terminal event never written. */
+  private diedInTurn: string | undefined;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -154,7 +160,8 @@ export class FuzzSession {
         this.turns += 1;
         const turn = `fuzz-${this.turns}`;
         const line = ctx.userLine(step.text, { turn, reply: fuzzReply(this.turns) }, step.blocks ?? []);
-        await ctx.exchange(live, line, `the terminal event of turn ${turn}`, this.fuzz.turnTimeoutMs);
+        const terminal = await ctx.exchange(live, line, `the terminal event of turn ${turn}`, this.fuzz.turnTimeoutMs);
+        if (terminal === undefined && live.exit !== undefined && !live.exit.killedByKit) this.diedInTurn ??= turn;
         return;
       }
       case "malformed":
@@ -192,8 +199,15 @@ export class FuzzSession {
   judge(): Finding[] {
     const transcript = this.transcript();
     const findings = judgeFuzzTranscript(transcript, this.token, this.fuzz.turnTimeoutMs);
-    if (this.died === undefined || findings.some((f) => f.clause === "agent-cli/turns/no-exit-mid-turn")) return findings;
-    return [...findings, redactDeep({ ...deathFinding(transcript, this.died), foundBy: "fuzz" as const }, makeRedactor(this.token !== undefined ? [this.token] : []))];
+    if (findings.some((f) => f.clause === "agent-cli/turns/no-exit-mid-turn")) return findings;
+    const when =
+      this.diedInTurn !== undefined
+        ? `while turn ${this.diedInTurn} awaited its terminal event`
+        : this.died !== undefined
+          ? `before the host could write the next ${this.died.op === "turn" ? "turn" : "line"}`
+          : undefined;
+    if (when === undefined) return findings;
+    return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor(this.token !== undefined ? [this.token] : []))];
   }
 
   /** Throws an AgentFuzzViolation when the transcript so far breaks a clause. */

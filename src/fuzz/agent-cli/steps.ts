@@ -1,13 +1,14 @@
 /**
  * What a fuzzed agent-cli session is made of: the arbitraries of its steps, and how a
  * step is shown in fast-check's report. Built so that shrinking is cheap: optional parts
- * (a long tail, extra blocks) shrink to "absent" first, and a long text is a short prefix
- * plus one character repeated n times, n an integer (a binary search, not a char-by-char walk).
+ * (a long tail, extra blocks) shrink to "absent" first, and sizes (a text's bytes, a turn's
+ * block count) are single integers, so they shrink by a binary search, not an item-by-item walk.
  */
 import fc from "fast-check";
-import { PROBE_BLOCK_TYPE } from "../../core/agent-cli/scenarios.js";
 import type { AgentStep } from "../types.js";
 import { TINY_PDF, TINY_PNG } from "../../runner/agent-cli/attachments.js";
+import { blockPlanArb, buildBlocks } from "./blocks.js";
+import { longTailArb, rarely, shortTextArb, utf8 } from "./text.js";
 
 export type TurnStep = Extract<AgentStep, { op: "turn" }>;
 export type MalformedStep = Extract<AgentStep, { op: "malformed" }>;
@@ -16,58 +17,15 @@ export type EndingStep = Extract<AgentStep, { op: "close-stdin" | "shutdown" | "
 
 export { TINY_PDF, TINY_PNG };
 
-/** Bounds of a "very long" turn text, in KiB (UTF-8) of its repeated tail. */
-export const LONG_MIN_KIB = 60;
-export const LONG_MAX_KIB = 80;
 /** A malformed line past the Desktop's 4 MiB line guard (not JSON). */
 export const HUGE_LINE_BYTES = 4 * 1024 * 1024 + 64;
 
-/** Characters and snippets that break naive line framing, JSON escaping or text handling. */
-const TRICKY = [
-  "\u2028", "\u2029", "\n", "\r\n", "\"", "\\", "'", "\t", "\u0000", "\u001b[31m",
-  "😀", "𝄞", "\u202e", "e\u0301", "\u0301\u0302", "مرحبا", "日本語", "\ud83d", "{\"type\":\"result\"}", "</script>",
-];
-/** Characters a long text repeats (the first one is where shrinking ends). */
-const REPEATED = ["a", "é", "😀", "\"", "\n"];
-
-const utf8 = (text: string): number => Buffer.byteLength(text, "utf8");
-
-function shortTextArb(): fc.Arbitrary<string> {
-  const piece = fc.oneof(
-    { arbitrary: fc.constantFrom(...TRICKY), weight: 3 },
-    { arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }), weight: 1 },
-    { arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 3 }), weight: 1 },
-  );
-  return fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(""));
-}
-
-/** `absent` most of the time; shrinking tries `absent` before anything else. */
-function rarely<T, A>(absent: A, arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | A> {
-  return fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constant(absent), weight: oneIn - 1 }, { arbitrary, weight: 1 });
-}
-
-/**
- * A long tail: one character repeated to n KiB. Whole KiB keep shrinking to a handful of
- * failing sessions (each costs a turn timeout when a terminal goes missing); the random
- * prefix and the directive still move the total off the round sizes.
- */
-function longTailArb(): fc.Arbitrary<string | null> {
-  const tail = fc.record({ char: fc.constantFrom(...REPEATED), kib: fc.integer({ min: LONG_MIN_KIB, max: LONG_MAX_KIB }) });
-  return rarely(null, tail.map(({ char, kib }) => char.repeat(Math.ceil((kib * 1024) / utf8(char)))), 6);
-}
-
-const BLOCKS: readonly Record<string, unknown>[] = [
-  { type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } },
-  { type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } },
-  { type: PROBE_BLOCK_TYPE, marker: "awp-fuzz-probe" },
-];
-
+/** A user turn: a short tricky prefix, sometimes a long tail, sometimes (one in four) blocks beside the text. */
 export function turnStepArb(): fc.Arbitrary<TurnStep> {
-  const blocks = rarely(null, fc.array(fc.constantFrom(...BLOCKS), { minLength: 1, maxLength: 2 }), 5);
-  return fc.record({ prefix: shortTextArb(), tail: longTailArb(), blocks }).map(({ prefix, tail, blocks }): TurnStep => ({
+  return fc.record({ prefix: shortTextArb(), tail: longTailArb(), blocks: rarely(null, blockPlanArb(shortTextArb()), 4) }).map(({ prefix, tail, blocks }): TurnStep => ({
     op: "turn",
     text: tail === null ? prefix : `${prefix}${tail}`,
-    ...(blocks !== null ? { blocks: blocks.map((b) => structuredClone(b)) } : {}),
+    ...(blocks !== null ? { blocks: buildBlocks(blocks) } : {}),
   }));
 }
 

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import type { JsonValue } from "../../core/json/index.js";
 
 /** A generated value with what is special about it ("tool name of 1024 chars"), if anything. */
 export interface Labelled<T> {
@@ -73,8 +74,17 @@ const charArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...SPECIAL_CHARS) },
 );
 
+/**
+ * `arb`, shrinking to `simplest` in one step first: a failure that does not depend on the
+ * characters or members (most size bugs) then costs one candidate call there, not one per
+ * character.
+ */
+export function simplestFirst<T>(simplest: T, arb: fc.Arbitrary<T>): fc.Arbitrary<T> {
+  return fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: fc.constant(simplest) }, { weight: 9, arbitrary: arb });
+}
+
 /** A small alphabet of whole code points; strings cycle through it. */
-export const alphabetArb: fc.Arbitrary<string[]> = fc.array(charArb, { minLength: 1, maxLength: 6 });
+export const alphabetArb: fc.Arbitrary<string[]> = simplestFirst(["a"], fc.array(charArb, { minLength: 1, maxLength: 6 }));
 
 /** Printable ASCII (`[!-~]`) alphabets, for request ids and operation-like fields. */
 export const printableAlphabetArb: fc.Arbitrary<string[]> = fc.array(
@@ -123,3 +133,18 @@ export function boundedString(
 export const unicodeTextArb: fc.Arbitrary<string> = fc
   .record({ length: fc.integer({ min: 0, max: 64 }), alphabet: alphabetArb })
   .map(({ length, alphabet }) => cycle(alphabet, length));
+
+/** Numbers at the limits of the upstream reader: i64/u64 ends, subnormal/normal/max doubles, exponent form. */
+export const LIMIT_NUMBERS: readonly { value: JsonValue; name: string }[] = [
+  { value: 18446744073709551615n, name: "u64 max" },
+  { value: 9223372036854775807n, name: "i64 max" },
+  { value: -9223372036854775808n, name: "i64 min" },
+  { value: 0, name: "zero" },
+  { value: -1, name: "-1" },
+  { value: 5e-324, name: "5e-324 (smallest subnormal)" },
+  { value: 2.2250738585072014e-308, name: "smallest normal double" },
+  { value: 1.7976931348623157e308, name: "largest double" },
+  { value: -1.7976931348623157e308, name: "most negative double" },
+  { value: 0.1, name: "0.1" },
+  { value: 1e21, name: "1e21" },
+];

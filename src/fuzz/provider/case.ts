@@ -45,12 +45,12 @@ export function baseValue(base: ProviderCase): JsonObject {
   return base.value;
 }
 
-/** A valid invoke case, checked against the kit's request schema (a mismatch is a bug of this generator). */
-export function validCase(label: string, value: JsonObject, budgetMs: number): ProviderCase {
+/** A valid invoke case, checked against the kit's request schema (a mismatch is a bug of this generator); `bytes` default to its wire form. */
+export function validCase(label: string, value: JsonObject, budgetMs: number, bytes: Uint8Array = encoder.encode(wireJson(value))): ProviderCase {
   const schema = kitSchema("provider/request.schema.json");
   if (!schema(value)) throw new KitError("kit_bug", `generated an invalid invoke request (${label}): ${describeSchemaErrors(schema.errors)}`);
   const requestId = String(value.request_id);
-  return { kind: "valid", label, purpose: "invoke", method: "invoke", requestId, bytes: encoder.encode(wireJson(value)), value, budgetMs };
+  return { kind: "valid", label, purpose: "invoke", method: "invoke", requestId, bytes, value, budgetMs };
 }
 
 /** A hostile case whose bytes are `value` as the kit writes it. */

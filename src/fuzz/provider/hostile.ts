@@ -40,10 +40,19 @@ const GENERATORS: Record<HostileKind, (sets: BaseSets) => fc.Arbitrary<ProviderC
   "result-before-tool": (s) => (s.before === undefined ? undefined : resultBeforeToolArb(s.before)),
 };
 
+/**
+ * Bases of hostile cases stay at 16 KiB or less (collections of up to a few thousand members):
+ * a defect (a trailing copy of the request, a 1025-character name) must not also push the
+ * request over 1 MiB, or a refusal would prove nothing about the defect; and a hostile case
+ * binds its request three times. Requests up to the limit are the valid cases' part.
+ */
+export const HOSTILE_BASE_MAX_BYTES = 16 * 1024;
+
 function baseSets(ctx: ProviderFuzzContext): BaseSets {
-  const sets: BaseSets = { any: validCaseArb(ctx) };
-  if (invocableOps(ctx, ["tool.before"]).length > 0) sets.before = validCaseArb(ctx, { events: ["tool.before"] });
-  if (invocableOps(ctx).some((pair) => pair.effects.includes("replace_result"))) sets.projected = validCaseArb(ctx, { projection: true });
+  const maxBytes = HOSTILE_BASE_MAX_BYTES;
+  const sets: BaseSets = { any: validCaseArb(ctx, { maxBytes }) };
+  if (invocableOps(ctx, ["tool.before"]).length > 0) sets.before = validCaseArb(ctx, { events: ["tool.before"], maxBytes });
+  if (invocableOps(ctx).some((pair) => pair.effects.includes("replace_result"))) sets.projected = validCaseArb(ctx, { projection: true, maxBytes });
   return sets;
 }
 

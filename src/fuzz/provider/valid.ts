@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { KitError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/json/index.js";
-import { bind } from "../../core/provider/requests.js";
 import { API_VERSION, PROFILE_EFFECTS, type JsonObject, type ToolEvent } from "../../core/provider/types.js";
 import type { ProviderCase, ProviderFuzzContext } from "../types.js";
-import { boundedString, labelled, printableAlphabetArb, unicodeTextArb, type Labelled } from "./boundary.js";
-import { validCase } from "./case.js";
+import { MAX_MESSAGE_BYTES } from "../../core/provider/types.js";
+import { boundedString, labelled, printableAlphabetArb, type Labelled } from "./boundary.js";
+import { encoder, validCase } from "./case.js";
 import { nativeArb } from "./jsf.js";
+import { assembleToolRequest, type ToolParts } from "./assemble.js";
+import { fillArb } from "./sized.js";
 import { toolValueArb } from "./values.js";
 
 /** An operation/event pair the profile can invoke, with the effects it may admit there. */
@@ -59,7 +61,8 @@ const nullableIdArb = (what: string, plain: string): fc.Arbitrary<Labelled<strin
   );
 
 const requestIdArb: fc.Arbitrary<Labelled<string>> = fc.oneof(
-  { weight: 3, arbitrary: fc.nat().map((n) => labelled(`fuzz-${n}`)) },
+  // The number does not shrink: no id is simpler than another, and each step would cost a call.
+  { weight: 3, arbitrary: fc.noShrink(fc.nat()).map((n) => labelled(`fuzz-${n}`)) },
   { weight: 1, arbitrary: boundedString("request_id", 1, 128, [1, 128], printableAlphabetArb) },
 );
 
@@ -69,12 +72,15 @@ function toolNameArb(what: string, fromConfig: readonly string[]): fc.Arbitrary<
   return fc.oneof({ weight: 3, arbitrary: lengths }, { weight: 1, arbitrary: plain });
 }
 
+/** Projection texts of 0 to 16384 code points (at most 96 KiB each on the wire). */
+const projectionTextArb = (what: string): fc.Arbitrary<Labelled<string>> => boundedString(what, 0, 16_384, [0, 1, 9, 99, 999, 16_384]);
+
 const projectionArb = fc.record({
   mode: fc.constantFrom("present", "absent", "with command"),
-  text: unicodeTextArb,
+  text: projectionTextArb("result_projection.text"),
   status: fc.constantFrom("success", "error"),
   origin: fc.constantFrom("tool", "mcp", "shell"),
-  command: unicodeTextArb,
+  command: projectionTextArb("result_projection.command"),
 });
 
 export interface ValidCaseOptions {
@@ -82,6 +88,8 @@ export interface ValidCaseOptions {
   events?: readonly ToolEvent[];
   /** Only requests that carry event.tool.result_projection (replace_result admitted). */
   projection?: boolean;
+  /** Largest request in bytes (default the 1 MiB message limit); size-planned values get what the rest leaves. */
+  maxBytes?: number;
 }
 
 /**
@@ -97,22 +105,26 @@ export function validCaseArb(ctx: ProviderFuzzContext, options: ValidCaseOptions
   checkContext(ctx, invocableOps(ctx));
   if (pairs.length === 0) throw new KitError("usage", `cannot fuzz invoke requests: no operation admits ${projected ? "replace_result on " : ""}${events.join(" or ")}`);
   const fromConfig = configNames(ctx.config);
+  const maxBytes = options.maxBytes ?? MAX_MESSAGE_BYTES;
   return fc
+    // Shrinking goes field by field in this order and, after each accepted step, tries again
+    // what an earlier field could not shed: what rarely matters comes first, sizes last.
     .record({
-      requestId: requestIdArb,
       pair: fc.nat({ max: pairs.length - 1 }),
       effectMask: fc.nat({ max: 31 }),
       adapter: fc.constantFrom(...ADAPTERS),
+      native: nativeArb,
+      projection: projectionArb,
+      requestId: requestIdArb,
       bindingId: fc.oneof(fc.constant(labelled("awp-fuzz")), boundedString("binding_id", 1, 128, [1, 128])),
       instanceId: nullableIdArb("instance_id", "instance-1"),
       sessionId: nullableIdArb("session_id", "session-1"),
       callId: nullableIdArb("call_id", "call-1"),
-      name: toolNameArb("tool name", fromConfig),
+      fill: fillArb,
       nativeName: toolNameArb("native_name", fromConfig),
-      input: toolValueArb("tool.input"),
+      name: toolNameArb("tool name", fromConfig),
       result: toolValueArb("tool.result"),
-      projection: projectionArb,
-      native: nativeArb,
+      input: toolValueArb("tool.input"),
     })
     .map((spec) => {
       const pair = pairs[spec.pair] as InvocableOp;
@@ -123,17 +135,18 @@ export function validCaseArb(ctx: ProviderFuzzContext, options: ValidCaseOptions
         name: spec.name.value,
         native_name: spec.nativeName.value,
         call_id: spec.callId.value,
-        input: spec.input.value,
-        result: after ? spec.result.value : null,
+        input: null,
+        result: null,
       };
-      const notes = [spec.requestId, spec.bindingId, spec.instanceId, spec.sessionId, spec.callId, spec.name, spec.nativeName, spec.input, ...(after ? [spec.result] : [])].map((l) => l.label);
+      const notes = [spec.requestId, spec.bindingId, spec.instanceId, spec.sessionId, spec.callId, spec.name, spec.nativeName].map((l) => l.label);
+      const later: (string | undefined)[] = [];
       if (effects.includes("replace_result") && (projected || spec.projection.mode !== "absent")) {
         const { text, status, origin, command } = spec.projection;
-        tool.result_projection = { text, status, content_origin: origin, ...(spec.projection.mode === "with command" ? { command } : {}) };
-        notes.push(`result_projection ${spec.projection.mode === "with command" ? "with" : "without"} command`);
+        tool.result_projection = { text: text.value, status, content_origin: origin, ...(spec.projection.mode === "with command" ? { command: command.value } : {}) };
+        later.push(`result_projection ${spec.projection.mode === "with command" ? "with" : "without"} command`, text.label, spec.projection.mode === "with command" ? command.label : undefined);
       }
-      notes.push(`adapter ${spec.adapter}`);
-      const request = bind({
+      later.push(`adapter ${spec.adapter}`);
+      const envelope = ({ padding, ...values }: ToolParts): JsonObject => ({
         api_version: API_VERSION,
         method: "invoke",
         request_id: spec.requestId.value,
@@ -146,11 +159,13 @@ export function validCaseArb(ctx: ProviderFuzzContext, options: ValidCaseOptions
           name: pair.event,
           agent: { adapter: spec.adapter, binding_id: spec.bindingId.value, instance_id: spec.instanceId.value },
           session_id: spec.sessionId.value,
-          tool,
-          native: spec.native,
+          tool: { ...tool, ...values },
+          native: padding === undefined ? spec.native : { ...spec.native, awp_fuzz_padding: padding },
         },
       });
+      const request = assembleToolRequest(envelope, spec.input, after ? spec.result : undefined, maxBytes, spec.fill);
+      notes.push(...request.labels, ...later);
       const special = notes.filter((n): n is string => n !== undefined);
-      return validCase(`${pair.operation} ${pair.event} [${effects.join(",")}]: ${special.join(", ")}`, request, ctx.budgetMs);
+      return validCase(`${pair.operation} ${pair.event} [${effects.join(",")}]: ${special.join(", ")}`, request.value, ctx.budgetMs, encoder.encode(request.wire));
     });
 }

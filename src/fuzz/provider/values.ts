@@ -1,28 +1,16 @@
 import fc from "fast-check";
 import type { JsonValue } from "../../core/json/index.js";
 import { MAX_DEPTH } from "../../core/provider/types.js";
-import { boundaryInteger, labelled, unicodeTextArb, type Labelled } from "./boundary.js";
+import { boundaryInteger, labelled, LIMIT_NUMBERS, simplestFirst, unicodeTextArb, type Labelled } from "./boundary.js";
 import { fakeArb, VALUE_SCHEMAS } from "./jsf.js";
+import { sizedPlanArb, type SizedPlan } from "./sized.js";
 
 /** Containers around event.tool.input (request, event, tool): a scalar in it sits this deep plus its own nesting. */
 export const TOOL_VALUE_DEPTH = 3;
 /** The deepest legal nesting of tool.input / tool.result: a scalar inside 29 containers is at depth 32. */
 export const MAX_TOOL_NESTING = MAX_DEPTH - TOOL_VALUE_DEPTH;
 
-/** Numbers at the limits of the upstream reader: i64/u64 ends, subnormal/normal/max doubles, exponent form. */
-export const LIMIT_NUMBERS: readonly { value: JsonValue; name: string }[] = [
-  { value: 18446744073709551615n, name: "u64 max" },
-  { value: 9223372036854775807n, name: "i64 max" },
-  { value: -9223372036854775808n, name: "i64 min" },
-  { value: 0, name: "zero" },
-  { value: -1, name: "-1" },
-  { value: 5e-324, name: "5e-324 (smallest subnormal)" },
-  { value: 2.2250738585072014e-308, name: "smallest normal double" },
-  { value: 1.7976931348623157e308, name: "largest double" },
-  { value: -1.7976931348623157e308, name: "most negative double" },
-  { value: 0.1, name: "0.1" },
-  { value: 1e21, name: "1e21" },
-];
+export { LIMIT_NUMBERS };
 
 export type Container = "array" | "object" | "mixed";
 
@@ -89,17 +77,24 @@ const nestedArb: fc.Arbitrary<Labelled<JsonValue>> = fc
 
 const fakedArb: fc.Arbitrary<Labelled<JsonValue>> = fakeArb(VALUE_SCHEMAS, {}).map((value) => labelled(value));
 
+/** A tool value: built here, or planned by size and built against the bytes the request leaves (sized.ts). */
+export type ToolValue = { kind: "fixed"; value: Labelled<JsonValue> } | { kind: "sized"; plan: SizedPlan };
+
 /**
  * tool.input / tool.result values: json-schema-faker objects, numbers at the limits, legal deep
- * nesting, and one value of every JSON type. `where` prefixes the label ("tool.input nested 29 deep").
+ * nesting, one value of every JSON type, and collections and strings of every size up to the
+ * message limit. `where` prefixes the label ("tool.input nested 29 deep").
  */
-export function toolValueArb(where: string): fc.Arbitrary<Labelled<JsonValue>> {
-  return fc
+export function toolValueArb(where: string): fc.Arbitrary<ToolValue> {
+  const fixed = fc
     .oneof(
       { weight: 3, arbitrary: fakedArb },
       { weight: 2, arbitrary: limitArb },
       { weight: 2, arbitrary: nestedArb },
       { weight: 2, arbitrary: typedArb },
     )
-    .map(({ value, label }) => labelled(value, label === undefined ? undefined : `${where} ${label}`));
+    .map(({ value, label }): ToolValue => ({ kind: "fixed", value: labelled(value, label === undefined ? undefined : `${where} ${label}`) }));
+  const sized = sizedPlanArb.map((plan): ToolValue => ({ kind: "sized", plan }));
+  // A failure elsewhere in the request shrinks this value to {} in one candidate call.
+  return simplestFirst<ToolValue>({ kind: "fixed", value: labelled({}) }, fc.oneof({ weight: 9, arbitrary: fixed }, { weight: 3, arbitrary: sized }));
 }

@@ -3,7 +3,7 @@ import { KitError } from "../../core/errors.js";
 import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireJson, type DigestDialectId } from "../../core/json/index.js";
 import { dialectSensitive } from "../../core/provider/digest.js";
 import { bind } from "../../core/provider/requests.js";
-import { gotFurther, responseObject } from "../../core/provider/response.js";
+import { gotFurther, refusedForBinding, responseObject } from "../../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript, Purpose } from "../../core/provider/types.js";
 import { assertKitRequest } from "../../core/provider/validate.js";
 import { callProvider, type CallOptions } from "./call.js";
@@ -139,6 +139,8 @@ export class ProviderSender {
         this.adopt(other.id);
         return retry;
       }
+      // A policy error in the Provider's own dialect and a binding refusal in this one: not a failed valid request.
+      if (refusedForBinding(retry, first)) retry.dialectRefused = true;
     }
     return first;
   }

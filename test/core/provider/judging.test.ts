@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judgeProviderTranscript } from "../../../src/core/provider/judge.js";
+import { refusedForBinding } from "../../../src/core/provider/response.js";
 import type { ProviderExchange, ProviderTranscript, Purpose } from "../../../src/core/provider/types.js";
 
 /** Synthetic transcripts: how the provider checks treat dialect refusals and refused controls. */
@@ -35,6 +36,13 @@ function transcript(exchanges: ProviderExchange[]): ProviderTranscript {
 const result = (t: ProviderTranscript, id: string) => judgeProviderTranscript(t).results.find((r) => r.id === id);
 
 describe("digest dialects", () => {
+  it("a resend refused for its binding after a policy error is a dialect refusal; one refused the same way is an ordinary answer", () => {
+    const policy = exchange("invoke", "error");
+    expect(refusedForBinding(exchange("invoke", "exit1"), policy)).toBe(true);
+    expect(refusedForBinding(exchange("invoke", "error"), policy)).toBe(false);
+    expect(refusedForBinding(exchange("invoke", "exit1"), exchange("invoke", "exit1"))).toBe(false);
+  });
+
   it("a dialect refusal is a SHOULD finding under digest-dialects, and no MUST failure", () => {
     const control = exchange("invoke", "ok");
     const ryu = exchange("dialect", "exit1", { digestDialect: "ryu", controlSeq: control.seq, dialectRefused: true });

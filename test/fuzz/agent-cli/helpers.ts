@@ -1,7 +1,9 @@
 /** Shared setup of the agent-cli fuzzer tests (not a test file itself). */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { isRecord } from "../../../src/core/agent-cli/analysis.js";
 import type { LaunchConfig } from "../../../src/core/agent-cli/launch.js";
+import type { Transcript } from "../../../src/core/agent-cli/types.js";
 import type { AgentFuzzContext } from "../../../src/fuzz/agent-cli/index.js";
 import type { AgentStep } from "../../../src/fuzz/types.js";
 
@@ -27,6 +29,16 @@ export function fuzzContext(fault?: string, maxCommands = 4): AgentFuzzContext {
 }
 
 export const utf8 = (text: string): number => Buffer.byteLength(text, "utf8");
+
+/** The content blocks of the first user line the kit sent, and their text blocks joined (as the fakes read it). */
+export function firstSent(transcript: Transcript): { blocks: unknown[]; text: string } {
+  const sent = transcript.events.find((e) => e.kind === "send");
+  const message: unknown = sent?.kind === "send" ? JSON.parse(sent.line) : undefined;
+  const content = isRecord(message) && isRecord(message.message) ? message.message.content : undefined;
+  const blocks = Array.isArray(content) ? (content as unknown[]) : [];
+  const text = blocks.filter((b): b is { type: string; text: string } => isRecord(b) && b.type === "text" && typeof b.text === "string").map((b) => b.text).join("\n");
+  return { blocks, text };
+}
 
 export function turnSteps(steps: readonly AgentStep[]): Extract<AgentStep, { op: "turn" }>[] {
   return steps.filter((s): s is Extract<AgentStep, { op: "turn" }> => s.op === "turn");

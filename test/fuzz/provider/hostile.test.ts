@@ -8,7 +8,7 @@ import { hostileCaseArb, hostileKinds } from "../../../src/fuzz/provider/index.j
 import type { ProviderCase } from "../../../src/fuzz/types.js";
 import { ctx, digestMatches, event, isValidCase, issues, schema, text, tool } from "./fixtures.js";
 
-const cases = fc.sample(hostileCaseArb(ctx), { seed: 11, numRuns: 300 });
+const cases = fc.sample(hostileCaseArb(ctx), { seed: 12, numRuns: 300 });
 const kindOf = (c: ProviderCase): HostileKind => c.purpose.slice("hostile:".length) as HostileKind;
 const only = (c: ProviderCase, kind: string): boolean => issues(c).length > 0 && issues(c).every((i) => i === kind);
 const clean = (c: ProviderCase): boolean => issues(c).length === 0;

@@ -10,7 +10,8 @@ const value = (c: (typeof cases)[number]): JsonObject => c.value as JsonObject;
 
 describe("valid provider cases", () => {
   it("are schema-valid, strictly parseable and bound to their bytes", () => {
-    for (const c of cases) {
+    // Requests over 64 KiB (a few percent, up to 1 MiB each) are checked the same way in sized.test.ts.
+    for (const c of cases.filter((x) => x.bytes.length <= 65536)) {
       expect(isValidCase(c), c.label).toBe(true);
       expect(text(c)).toBe(wireJson(value(c)));
       expect(parseJson(c.bytes).issues).toEqual([]);

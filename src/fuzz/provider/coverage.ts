@@ -1,0 +1,104 @@
+/** What the provider fuzzer measures on every request it sends: its kind and its sizes. */
+import type { JsonValue } from "../../core/json/index.js";
+import type { JsonObject } from "../../core/provider/types.js";
+import { COUNT_SCALE, CoverageTally, KIB, MIB, type DimensionSpec, type Scale } from "../coverage.js";
+import type { ProviderCase } from "../types.js";
+import { isObject } from "./case.js";
+import { nestingOf } from "./values.js";
+
+const REQUEST_BYTES: Scale = [
+  { name: "< 1 KiB", upTo: KIB - 1 },
+  { name: "1–16 KiB", upTo: 16 * KIB - 1 },
+  { name: "16–256 KiB", upTo: 256 * KIB - 1 },
+  { name: "256 KiB – 1 MiB − 4 KiB", upTo: MIB - 4 * KIB - 1 },
+  { name: "the last 4 KiB to 1 MiB", upTo: MIB },
+  { name: "over 1 MiB", upTo: Infinity },
+];
+
+/** Depth of the deepest scalar in the request (the message limit is 32). */
+const REQUEST_DEPTH: Scale = [
+  { name: "≤ 4", upTo: 4 },
+  { name: "5–9", upTo: 9 },
+  { name: "10–19", upTo: 19 },
+  { name: "20–31", upTo: 31 },
+  { name: "32 (the limit)", upTo: 32 },
+  { name: "over 32", upTo: Infinity },
+];
+
+export const PROVIDER_SIZES = {
+  bytes: "request size",
+  members: "largest array or object in tool.input / tool.result (members)",
+  chars: "longest string in tool.input / tool.result (characters)",
+  depth: "request depth (levels)",
+} as const;
+
+const DIMENSIONS: readonly DimensionSpec[] = [
+  { name: PROVIDER_SIZES.bytes, of: "requests", scale: REQUEST_BYTES },
+  { name: PROVIDER_SIZES.members, of: "requests", scale: COUNT_SCALE },
+  { name: PROVIDER_SIZES.chars, of: "requests", scale: COUNT_SCALE },
+  { name: PROVIDER_SIZES.depth, of: "requests", scale: REQUEST_DEPTH },
+];
+
+/** Code points of a string, without copying it. */
+function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** The largest container (in members) and the longest string (in code points) anywhere in `values`. */
+export function extremes(values: readonly JsonValue[]): { members: number; chars: number } {
+  let members = 0;
+  let chars = 0;
+  const stack: JsonValue[] = [...values];
+  while (stack.length > 0) {
+    const item = stack.pop() as JsonValue;
+    if (typeof item === "string") chars = Math.max(chars, codePoints(item));
+    else if (item !== null && typeof item === "object") {
+      const children = Array.isArray(item) ? item : Object.values(item);
+      members = Math.max(members, children.length);
+      for (const child of children) stack.push(child);
+    }
+  }
+  return { members, chars };
+}
+
+function toolValues(request: JsonObject | undefined): JsonValue[] {
+  const event = request?.event;
+  const tool = isObject(event) ? event.tool : undefined;
+  return isObject(tool) ? [tool.input ?? null, tool.result ?? null] : [];
+}
+
+/** Counts provider cases as they run: per kind ("valid", "hostile:<kind>") and per size bucket. */
+export class ProviderCoverage {
+  private readonly tally: CoverageTally;
+
+  constructor(hostileKinds: readonly string[]) {
+    this.tally = new CoverageTally(DIMENSIONS, ["valid", ...hostileKinds.map((k) => `hostile:${k}`)]);
+  }
+
+  /** A case that ran; a hostile case without a parsed value is measured on its base's value. */
+  add(c: ProviderCase): void {
+    this.tally.kind(c.kind === "valid" ? "valid" : c.purpose);
+    this.tally.size(PROVIDER_SIZES.bytes, c.bytes.length);
+    const value = c.value ?? c.base?.value;
+    if (value === undefined) return;
+    const { members, chars } = extremes(toolValues(value));
+    this.tally.size(PROVIDER_SIZES.members, members);
+    this.tally.size(PROVIDER_SIZES.chars, chars);
+    this.tally.size(PROVIDER_SIZES.depth, nestingOf(value));
+  }
+
+  summary(): ReturnType<CoverageTally["summary"]> {
+    return this.tally.summary();
+  }
+}
