@@ -17,10 +17,5 @@ export function makeStyle(color: boolean): Style {
   return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 
-/**
- * Makes candidate text safe for a terminal: control characters (ANSI escapes included)
- * become visible escapes, so a candidate cannot move the cursor or recolour the report.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
+/** Candidate text made safe for a terminal (one definition for the whole kit). */
+export { printable } from "../core/printable.js";

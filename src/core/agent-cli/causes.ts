@@ -3,6 +3,7 @@
  * kit's model, or one that exited before answering its first turn. Each is decided once
  * per run, so every clause it affects is skipped with the same reason.
  */
+import { printableLine } from "../printable.js";
 import { hostEndedAt, modelCalls, userTurns, viewProcesses, type ProcessView } from "./analysis.js";
 import type { StdoutEvent, Transcript } from "./types.js";
 
@@ -71,7 +72,8 @@ const TERMINAL_WAIT = /terminal event/;
 const PREVIEW = 40;
 
 function preview(text: string): string {
-  return JSON.stringify(text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text);
+  // JSON quoting escapes C0 controls; the rest (DEL, C1, bidi overrides) is escaped as the console would.
+  return printableLine(JSON.stringify(text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text));
 }
 
 /** What the CLI's stdout held over the whole run, in words: nothing, no line break, no JSON object, or no terminal event. */

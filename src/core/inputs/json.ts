@@ -4,14 +4,13 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormats from "ajv-formats";
 import { parseJson, type JsonIssueKind, type JsonValue } from "../json/index.js";
 import { packageRoot } from "../paths.js";
+import { printableLine } from "../printable.js";
 import { INPUT_LIMITS, type InputKind } from "./limits.js";
 import { inputError } from "./read.js";
 import { checkText, lineAt, withoutBom } from "./text.js";
 
 /** Control characters and bidirectional overrides of a hostile file never reach the terminal raw. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
+export const printable = printableLine;
 
 /**
  * One pass over JSON text, strings skipped: the offset of the first bracket that opens a
