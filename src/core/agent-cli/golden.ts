@@ -21,14 +21,14 @@ export function transcriptToJsonl(transcript: Transcript, extra: Partial<Pick<Tr
 }
 
 /** Every kind of TranscriptEvent (the compiler keeps this list whole: see the type below). */
-export const EVENT_KINDS = ["launch", "send", "stdout", "stderr", "action", "exit", "timeout", "model", "note", "leftovers"] as const satisfies readonly TranscriptEvent["kind"][];
+export const EVENT_KINDS = ["launch", "send", "stdout", "stderr", "action", "exit", "timeout", "model", "note", "leftovers", "controlplane"] as const satisfies readonly TranscriptEvent["kind"][];
 type MissingKind = Exclude<TranscriptEvent["kind"], (typeof EVENT_KINDS)[number]>;
 /** Fails to compile when a TranscriptEvent kind is missing from EVENT_KINDS. */
 const everyKind: MissingKind extends never ? true : never = true;
 void everyKind;
 
 /** Numbers a transcript holds are times, counts and codes; model request bodies are the candidate's own data. */
-const candidateData = (path: string): boolean => path === "/call/body";
+const candidateData = (path: string): boolean => path === "/call/body" || path === "/request/body";
 
 /**
  * Whether the first line announces a kit transcript (an object whose kind is "header"). A

@@ -85,7 +85,89 @@ export interface LeftoversEvent extends Base, LeftoverSweep {
   kind: "leftovers";
 }
 
-export type TranscriptEvent = LaunchEvent | SendEvent | StdoutEvent | StderrEvent | ActionEvent | ExitEvent | TimeoutEvent | ModelEvent | NoteEvent | LeftoversEvent;
+/** The kit's control-plane fixture answered (or refused) one request from the candidate (managed-task bridge). */
+export interface ControlPlaneEvent extends Base {
+  kind: "controlplane";
+  request: ControlPlaneRequest;
+}
+
+export type TranscriptEvent = LaunchEvent | SendEvent | StdoutEvent | StderrEvent | ActionEvent | ExitEvent | TimeoutEvent | ModelEvent | NoteEvent | LeftoversEvent | ControlPlaneEvent;
+
+/** The arguments of a call of the managed-task tool (awp_run_managed_task), exactly as the model sends them. */
+export interface TaskCallArgs {
+  argv: string[];
+  timeout_seconds?: number;
+}
+
+/**
+ * What the control-plane fixture does with one submitted task. The plan travels in the
+ * task's own argv (argv[0] "awp-conformance-task", then key=value elements), so the kit's
+ * model decides it by the arguments of its tool call, and manual runs can script it too.
+ */
+export type TaskPlanKind =
+  /** Polls answer "running" `polls` times, then "success" with exitCode/stdout/stderr. */
+  | "succeed"
+  /** Like succeed, but the final status is "failed". */
+  | "fail"
+  /** Every poll answers "pending", forever. */
+  | "pending"
+  /** The submission is answered HTTP 500 (JSON error body). */
+  | "http-500"
+  /** The submission is answered 200 with a text/plain body that is not JSON. */
+  | "not-json"
+  /** The submission is answered 307 with a Location on the fixture itself (loopback). */
+  | "redirect"
+  /** The submission is answered after delayMs (then like succeed). */
+  | "slow"
+  /** Like succeed, with `bytes` bytes of stdout (default 1 MiB). */
+  | "huge-stdout"
+  /** The submission is answered with an id that is not a task id. */
+  | "bad-id"
+  /** Polls answer a status outside the API's vocabulary. */
+  | "bad-status";
+
+export interface TaskPlan {
+  kind: TaskPlanKind;
+  exitCode?: number;
+  stdout?: string;
+  stderr?: string;
+  /** succeed/fail/slow/huge-stdout: polls answered "running" before the final status (default 1). */
+  polls?: number;
+  /** slow: milliseconds before the submission is answered. */
+  delayMs?: number;
+  /** huge-stdout: size of stdout in bytes. */
+  bytes?: number;
+}
+
+/** One HTTP request the control-plane fixture received, and what it answered. */
+export interface ControlPlaneRequest {
+  seq: number;
+  /** performance.now() when the fixture received the request (same process as the kit). */
+  receivedAt?: number;
+  /** When the fixture received the request, in ms since the scenario started (set by the kit). */
+  startT?: number;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** The request carried `Authorization: Bearer <the fixture's key>`. */
+  authorized: boolean;
+  /** The request's content-type header, if any. */
+  contentType?: string;
+  /** The parsed JSON body (undefined when there was none or it was not JSON). */
+  body?: unknown;
+  bodyBytes: number;
+  /** POST /v1/tasks: the id the fixture answered; GET /v1/tasks/<id>: the id asked about. */
+  taskId?: string;
+  /** The plan of the task the request is about (read from its argv at submission). */
+  plan?: TaskPlan;
+  /** HTTP status the fixture answered with (0: the client left before the answer). */
+  status: number;
+  /** GET: the task status the fixture answered ("pending", "running", "success"...). */
+  taskStatus?: string;
+  /** The body the fixture answered, cut to 4 KiB (a huge stdout is shown by its size). */
+  answer?: string;
+  outcome: "complete" | "aborted" | "unauthorized" | "bad-request" | "not-found";
+}
 
 /** What the fixture's scripted model was asked to do for one request. */
 export interface Directive {
@@ -103,6 +185,14 @@ export interface Directive {
   stall?: boolean;
   /** Milliseconds between streamed chunks. */
   slowMs?: number;
+  /** Answer with a call of awp_run_managed_task with these arguments, only when the CLI's request offered that tool. */
+  task?: TaskCallArgs;
+  /**
+   * With `task`: the tool-call id of each round of the turn, one letter per round ("A": one
+   * call, then text; "AAB": the same call twice, then a new one, then text); "*": a new call
+   * in every round, never text. Default "A".
+   */
+  taskRounds?: string;
 }
 
 export type ModelApi = "openai" | "anthropic";
@@ -135,6 +225,8 @@ export interface ModelCall {
   toolsOffered?: string[];
   /** The directive asked for a tool call and the fixture answered with text instead: why (no tool offered, none the kit may call). */
   toolSkipped?: string;
+  /** Tool rounds already in this turn when the request came (0: the turn's first request). */
+  round?: number;
   /** complete: the whole reply was sent; stalled: left hanging; aborted: the client went away first. */
   outcome: "complete" | "error" | "stalled" | "aborted" | "unauthorized" | "bad-request";
 }

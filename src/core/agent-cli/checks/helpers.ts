@@ -4,7 +4,7 @@ import { decisiveStderrLine } from "../causes.js";
 import { describeSweep } from "../../leftovers.js";
 import type { LaunchFacts } from "../launch.js";
 import type { KitBounds, ScenarioStop } from "../scenarios.js";
-import type { AgentMode, Transcript, TranscriptEvent } from "../types.js";
+import type { AgentMode, ControlPlaneRequest, Transcript, TranscriptEvent } from "../types.js";
 
 /** Everything the agent-cli checks judge: the scenarios' transcripts and the launch facts. */
 export interface AgentRun {
@@ -87,8 +87,14 @@ export function eventEvidence(event: TranscriptEvent, at: number): Evidence {
     : event.kind === "launch" ? event.argv.join(" ")
     : event.kind === "note" ? event.text
     : event.kind === "leftovers" ? describeSweep(event)
+    : event.kind === "controlplane" ? describeControlPlane(event.request)
     : `model call #${event.call.seq} ${event.call.outcome}`;
   return { stream, seq: at, excerpt: excerpt(text) };
+}
+
+/** One line for a control-plane request: "control plane #2 GET /v1/tasks/… -> 200 (running)". */
+export function describeControlPlane(request: ControlPlaneRequest): string {
+  return `control plane #${request.seq} ${request.method} ${request.path} -> ${request.status} ${request.outcome}${request.taskStatus !== undefined ? ` (${request.taskStatus})` : ""}`;
 }
 
 export interface Where {
@@ -130,6 +136,8 @@ function wireText(event: TranscriptEvent): { stream: WireEntry["stream"]; text: 
       return { stream: "stderr", text: event.text };
     case "model":
       return { stream: "model", text: `#${event.call.seq} ${event.call.api} ${event.call.path} -> ${event.call.status} ${event.call.outcome}${event.call.replyText ? `: ${event.call.replyText}` : ""}` };
+    case "controlplane":
+      return { stream: "model", text: describeControlPlane(event.request) };
     case "exit":
     case "leftovers":
     case "launch":
