@@ -4,6 +4,7 @@ import { decisiveStderrLine } from "../causes.js";
 import { describeSweep } from "../../leftovers.js";
 import type { LaunchFacts } from "../launch.js";
 import type { KitBounds, ScenarioStop } from "../scenarios.js";
+import type { BridgeSetup } from "../managed-tasks.js";
 import type { AgentMode, ControlPlaneRequest, Transcript, TranscriptEvent } from "../types.js";
 
 /** Everything the agent-cli checks judge: the scenarios' transcripts and the launch facts. */
@@ -25,6 +26,19 @@ export interface AgentRun {
   runTimeoutMs?: number;
   /** Judging recorded transcripts: no live process, no fixture token, no launch facts. */
   offline: boolean;
+  /** The managed-task bridge as this run set it up (live runs; recorded files: absent). */
+  managed?: ManagedRunInfo;
+}
+
+/** What the managed-tasks checks need from the run besides the transcripts. */
+export interface ManagedRunInfo {
+  /** How the launch configuration sets the bridge; absent when it does not use {{fixture.controlplane}}. */
+  setup?: BridgeSetup;
+  /** The control-plane fixture's key, when the configuration used {{fixture.controlplane_token}}. */
+  token?: string;
+  /** --task-output-limit and --task-wait-slack. */
+  outputLimit: number;
+  waitSlackMs: number;
 }
 
 export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;
