@@ -83,7 +83,7 @@ export function parseManagedArgs(text) {
   const timeout = args.timeout_seconds ?? DEFAULT_TIMEOUT_S;
   if (!Array.isArray(argv) || argv.length < 1 || argv.length > MAX_ARGS) throw new ToolError("invalid_argv");
   for (const arg of argv) {
-    if (typeof arg !== "string" || arg === "" || arg.includes("\0") || [...arg].length > MAX_ARG_CHARS) throw new ToolError("invalid_argv");
+    if (typeof arg !== "string" || arg === "" || arg.includes("\0") || codePoints(arg) > MAX_ARG_CHARS) throw new ToolError("invalid_argv");
   }
   if (!PROGRAM.test(argv[0])) throw new ToolError("invalid_argv_program");
   if (argv.reduce((sum, arg) => sum + Buffer.byteLength(arg, "utf8"), 0) > MAX_ARGV_BYTES) throw new ToolError("argv_too_large");
@@ -91,6 +91,14 @@ export function parseManagedArgs(text) {
     throw new ToolError("invalid_timeout_seconds");
   }
   return { argv, timeout_seconds: timeout };
+}
+
+/**
+ * Characters as JSON Schema counts them (code points). A string of more than
+ * 2 * MAX_ARG_CHARS UTF-16 units is too long whatever it holds: not counted.
+ */
+function codePoints(text) {
+  return text.length > 2 * MAX_ARG_CHARS ? text.length : [...text].length;
 }
 
 /**

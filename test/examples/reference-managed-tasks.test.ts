@@ -231,3 +231,55 @@ describe.concurrent("reference agent CLI: managed tasks", () => {
     expect(cli.results()).toHaveLength(0);
   });
 });
+
+describe("reference agent CLI: managed-task arguments and cuts", () => {
+  interface ManagedTaskModule {
+    parseManagedArgs(text: string): unknown;
+    cut(text: string): { text: string; cut: boolean };
+  }
+  const load = async (): Promise<ManagedTaskModule> => (await import(new URL("../../examples/reference-agent-cli/managed-task.mjs", import.meta.url).href)) as ManagedTaskModule;
+  const codeOf = (mod: ManagedTaskModule, args: unknown): string => {
+    try {
+      mod.parseManagedArgs(typeof args === "string" ? args : JSON.stringify(args));
+      return "ok";
+    } catch (error) {
+      return (error as { code: string }).code;
+    }
+  };
+
+  it("checks each bound of argv and timeout_seconds at its edge", async () => {
+    const mod = await load();
+    expect(mod.parseManagedArgs('{"argv":["ls"]}')).toEqual({ argv: ["ls"], timeout_seconds: 60 });
+    const cases: Array<[unknown, string]> = [
+      ["[1]", "invalid_tool_arguments"],
+      ["not json", "invalid_tool_arguments"],
+      [{ argv: Array(32).fill("x") }, "ok"],
+      [{ argv: Array(33).fill("x") }, "invalid_argv"],
+      [{ argv: ["x", "é".repeat(8192)] }, "ok"],
+      [{ argv: ["x", "é".repeat(8193)] }, "invalid_argv"],
+      [{ argv: ["x", "😀".repeat(8192)] }, "ok"],
+      [{ argv: ["x", ""] }, "invalid_argv"],
+      [{ argv: ["x", "a\u0000b"] }, "invalid_argv"],
+      [{ argv: ["x", 1] }, "invalid_argv"],
+      [{ argv: "ls -l" }, "invalid_argv"],
+      [{ argv: ["a".repeat(128)] }, "ok"],
+      [{ argv: ["a".repeat(129)] }, "invalid_argv_program"],
+      [{ argv: ["/bin/ls"] }, "invalid_argv_program"],
+      [{ argv: ["x", ...Array(7).fill("a".repeat(8192)), "a".repeat(8191)] }, "ok"],
+      [{ argv: ["x", ...Array(8).fill("a".repeat(8192))] }, "argv_too_large"],
+      [{ argv: ["x"], timeout_seconds: 1 }, "ok"],
+      [{ argv: ["x"], timeout_seconds: 300 }, "ok"],
+      [{ argv: ["x"], timeout_seconds: 2.5 }, "ok"],
+      [{ argv: ["x"], timeout_seconds: 0.5 }, "invalid_timeout_seconds"],
+      [{ argv: ["x"], timeout_seconds: "60" }, "invalid_timeout_seconds"],
+    ];
+    expect(cases.map(([args]) => codeOf(mod, args))).toEqual(cases.map(([, code]) => code));
+  });
+
+  it("cuts output to 64 KiB of UTF-8 without splitting a character", async () => {
+    const mod = await load();
+    expect(mod.cut("a".repeat(65_536))).toEqual({ text: "a".repeat(65_536), cut: false });
+    expect(mod.cut("a".repeat(65_537))).toEqual({ text: "a".repeat(65_536), cut: true });
+    expect(mod.cut(`ab${"😀".repeat(20_000)}`).text).toBe(`ab${"😀".repeat(16_383)}`);
+  });
+});
