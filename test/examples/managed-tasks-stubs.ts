@@ -94,7 +94,7 @@ export class ControlPlane extends Stub {
       if (plan === "bad-id") return json(res, 201, { id: "../not-a-task" });
       const id = randomUUID();
       this.tasks.set(id, { plan, polls: 0 });
-      if (plan === "slow") return void setTimeout(() => json(res, 201, { id }), 6_500);
+      if (plan === "slow") return void setTimeout(() => json(res, 201, { id }), 6_500).unref();
       return json(res, 201, { id });
     }
     const id = /^\/v1\/tasks\/([^/]+)$/.exec(request.url)?.[1];
