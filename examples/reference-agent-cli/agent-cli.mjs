@@ -9,8 +9,9 @@
 // then writes one JSON line per user turn to stdin and reads JSON Lines
 // events from stdout. The life of the process:
 //
-//   1. startup   args.mjs + config.mjs (+ session.mjs for --resume). Any
-//                problem: ONE startup_error result on stdout, exit 1.
+//   1. startup   args.mjs, config.mjs, bridge-config.mjs (+ session.mjs for
+//                --resume). Any problem: ONE startup_error result on stdout,
+//                exit 1.
 //                Otherwise NOTHING is written until the first line arrives.
 //   2. serving   lines.mjs splits stdin; input.mjs classifies each line;
 //                lines are handled strictly one after another. Before the
@@ -24,17 +25,19 @@
 
 import { StartupError } from "./codes.mjs";
 import { parseArgs } from "./args.mjs";
+import { readBridgeConfig } from "./bridge-config.mjs";
 import { readConfig } from "./config.mjs";
 import { classifyLine } from "./input.mjs";
 import { readLines } from "./lines.mjs";
 import { createOutput, exitAfterFlush } from "./output.mjs";
 import { loadHistory, newSessionId } from "./session.mjs";
-import { TOOL_NAMES } from "./tools.mjs";
+import { toolNames } from "./tools.mjs";
 import { errorResult, runTurn } from "./turn.mjs";
 
 async function startup() {
   const args = parseArgs(process.argv.slice(2));
-  const config = readConfig(process.env);
+  // controlPlane: the managed-task bridge's origin and key, or null (off).
+  const config = { ...readConfig(process.env), controlPlane: readBridgeConfig(process.env) };
   // The session id is chosen now but only announced with the first accepted
   // turn. With --resume the Desktop's id is kept, and its history restored.
   const id = args.resume ?? newSessionId();
@@ -43,7 +46,7 @@ async function startup() {
 }
 
 function serve({ model, config, session }) {
-  const out = createOutput({ secrets: [config.apiKey] });
+  const out = createOutput({ secrets: [config.apiKey, config.controlPlane?.apiKey] });
   const stopController = new AbortController();
   // read_file reads only under the folder the Desktop started us in.
   const ctx = { session, model, config, stateDir: config.stateDir, out, stopSignal: stopController.signal, root: process.cwd() };
@@ -68,7 +71,7 @@ function serve({ model, config, session }) {
       // Announced once, before anything else of the first accepted turn. The
       // Desktop stores session_id with its thread and passes it back later
       // as --resume. `tools` names the tools the model is offered.
-      out.emit({ type: "system", subtype: "init", session_id: session.id, model, cwd: process.cwd(), tools: TOOL_NAMES });
+      out.emit({ type: "system", subtype: "init", session_id: session.id, model, cwd: process.cwd(), tools: toolNames(config.controlPlane) });
       announced = true;
     }
     await runTurn(ctx, item.content);

@@ -44,3 +44,15 @@ export class StoppedError extends Error {
     super("stopped");
   }
 }
+
+/**
+ * A problem with one managed-task tool call (bad arguments, a control-plane
+ * failure). It is not a turn failure: the model gets `{"error": CODE}` as the
+ * call's result and answers on.
+ */
+export class ToolError extends Error {
+  constructor(code, detail = code) {
+    super(detail);
+    this.code = safeCode(code, "control_plane_request_failed");
+  }
+}

@@ -14,6 +14,8 @@
 //                               produces no bytes for this long is aborted.
 //   AWP_REFERENCE_STATE_DIR     optional, default $HOME/.awp-reference-agent-cli.
 //                               Private session history lives under it.
+//
+// The managed-task bridge has variables of its own: see bridge-config.mjs.
 
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +24,8 @@ import { StartupError } from "./codes.mjs";
 const DEFAULT_TIMEOUT_MS = 60_000;
 // setTimeout() cannot wait longer than this.
 const MAX_TIMEOUT_MS = 2_147_483_647;
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** Hosts that are this machine: plain http is only ever allowed to them. */
+export const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Reads and checks the environment. Throws StartupError. */
 export function readConfig(env) {

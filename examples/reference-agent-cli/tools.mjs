@@ -1,4 +1,4 @@
-// tools.mjs: the one tool this CLI offers its model, and how it runs it.
+// tools.mjs: the tools this CLI offers its model, and how read_file runs.
 //
 //   read_file {"path": "<relative path>"}  ->  the file's text
 //
@@ -10,16 +10,20 @@
 //
 // A tool failure is not a turn failure: the model gets a short stable code as
 // the tool's result ("tool_error: <code>") and answers on.
+//
+// With the managed-task bridge on (bridge-config.mjs) the model is offered
+// awp_run_managed_task (managed-task.mjs) as well, after read_file.
 
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { MANAGED_TOOL_DEFINITION } from "./managed-task.mjs";
 
 const MAX_READ_BYTES = 64 * 1024;
 const MAX_PATH_CHARS = 4096;
 
-/** The tools as the OpenAI chat completions request offers them. */
-export const TOOL_DEFINITIONS = [
+/** read_file as the OpenAI chat completions request offers it. */
+const READ_FILE_DEFINITIONS = [
   {
     type: "function",
     function: {
@@ -35,8 +39,15 @@ export const TOOL_DEFINITIONS = [
   },
 ];
 
+/** The tools every model request offers; `bridge`: the bridge config or null (off). */
+export function toolDefinitions(bridge) {
+  return bridge ? [...READ_FILE_DEFINITIONS, MANAGED_TOOL_DEFINITION] : READ_FILE_DEFINITIONS;
+}
+
 /** The names announced in system/init. */
-export const TOOL_NAMES = TOOL_DEFINITIONS.map((tool) => tool.function.name);
+export function toolNames(bridge) {
+  return toolDefinitions(bridge).map((tool) => tool.function.name);
+}
 
 /** Runs one tool call of the model ({name, arguments}) in `root`; resolves to the text sent back. */
 export async function runTool(call, root) {

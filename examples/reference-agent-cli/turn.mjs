@@ -17,24 +17,33 @@
 //        "result":"<all text of the turn>","usage":{"input_tokens":N,"output_tokens":N}}
 //
 // Tools: this reference offers one harmless tool, read_file (tools.mjs), in
-// every model request and in system/init. Every call the model makes is shown
-// to the Desktop as a tool_use block, run (read_file) or answered with
-// "tool_not_available: <name>" (any other name), and the model is asked
-// again with the results, for at most MAX_ROUNDS requests per turn.
+// every model request and in system/init, and awp_run_managed_task
+// (managed-task.mjs) too when the managed-task bridge is on. Every call the
+// model makes is shown to the Desktop as a tool_use block, run (read_file,
+// awp_run_managed_task) or answered with "tool_not_available: <name>" (any
+// other name), and the model is asked again with the results, for at most
+// MAX_ROUNDS requests per turn. An answer of the last request that still
+// calls tools ends the turn (tool_round_limit, or managed_tool_round_limit
+// when it calls awp_run_managed_task); so does an answer that would take the
+// turn past MAX_MANAGED_CALLS managed calls (managed_tool_call_limit). Calls
+// refused that way are shown but not run.
 
 import { StoppedError, TurnError } from "./codes.mjs";
 import { streamChat } from "./provider.mjs";
 import { saveHistory } from "./session.mjs";
-import { runTool, TOOL_DEFINITIONS } from "./tools.mjs";
+import { MANAGED_TOOL_NAME, messagesDigest, runManagedTask } from "./managed-task.mjs";
+import { runTool, toolDefinitions } from "./tools.mjs";
 
 const MAX_ROUNDS = 4;
+const MAX_MANAGED_CALLS = 4;
 // The final result repeats all text of the turn on one line, and the Desktop
 // stops a runtime whose unbroken stdout line exceeds 4 MiB. Keep well below.
 const MAX_RESULT_BYTES = 3 * 1024 * 1024;
 
 /**
  * ctx: { session: {id, messages}, model, config, stateDir, out, stopSignal, root }
- *      (root: the folder read_file may read under)
+ *      (root: the folder read_file may read under; config.controlPlane: the
+ *      managed-task bridge, or null)
  * parts: the user's OpenAI content parts (see content.mjs).
  */
 export async function runTurn(ctx, parts) {
@@ -46,6 +55,18 @@ export async function runTurn(ctx, parts) {
   let text = "";
   let resultBytes = 0;
   let block = null;
+  let managedCalls = 0;
+  const bridge = ctx.config.controlPlane ?? null;
+  const isManaged = (call) => bridge !== null && call.name === MANAGED_TOOL_NAME;
+  let digest = null;
+  const managedTurn = {
+    sessionId: session.id,
+    // The messages the turn started with: the history and this user message.
+    turnDigest: () => (digest ??= messagesDigest([...session.messages, added[0]])),
+    bridge,
+    stopSignal: ctx.stopSignal,
+    diag: out.diag,
+  };
 
   try {
     for (let round = 1; ; round += 1) {
@@ -54,7 +75,7 @@ export async function runTurn(ctx, parts) {
         config: ctx.config,
         model: ctx.model,
         messages: [...session.messages, ...added],
-        tools: TOOL_DEFINITIONS,
+        tools: toolDefinitions(bridge),
         stopSignal: ctx.stopSignal,
         diag: out.diag,
         onText(piece) {
@@ -88,12 +109,16 @@ export async function runTurn(ctx, parts) {
           function: { name: call.name, arguments: call.arguments },
         })),
       });
+      // Limits are checked before anything of this answer runs.
+      const managed = reply.toolCalls.filter(isManaged).length;
+      if (round === MAX_ROUNDS) throw new TurnError(managed > 0 ? "managed_tool_round_limit" : "tool_round_limit");
+      managedCalls += managed;
+      if (managedCalls > MAX_MANAGED_CALLS) throw new TurnError("managed_tool_call_limit");
       for (const call of reply.toolCalls) {
-        const content = await runTool(call, ctx.root);
+        const content = isManaged(call) ? await runManagedTask(call, managedTurn) : await runTool(call, ctx.root);
         if (ctx.stopSignal.aborted) throw new StoppedError();
         added.push({ role: "tool", tool_call_id: call.id, content });
       }
-      if (round === MAX_ROUNDS) throw new TurnError("tool_round_limit");
     }
 
     const history = [...session.messages, ...added];
