@@ -33,30 +33,46 @@ describe("awp-conformance record", () => {
 });
 
 describe("awp-conformance fixture", () => {
-  it("serves the scripted model alone until interrupted", async () => {
+  it("serves the scripted model and the control plane alone until interrupted", async () => {
     const child = execa(process.execPath, [CLI, "fixture", "--port", "0"], { reject: false, cwd: ROOT });
-    const base = await new Promise<string>((resolve, reject) => {
-      let seen = "";
-      const timer = setTimeout(() => reject(new Error(`no URL in: ${seen}`)), 10_000);
+    const seen = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const timer = setTimeout(() => reject(new Error(`no URLs in: ${text}`)), 10_000);
       child.stdout?.on("data", (chunk: Buffer) => {
-        seen += chunk.toString();
-        const match = /\{\{fixture\.openai\}\}\s+(\S+)/.exec(seen);
-        if (match?.[1]) {
+        text += chunk.toString();
+        if (text.includes("Ctrl-C stops it.")) {
           clearTimeout(timer);
-          resolve(match[1]);
+          resolve(text);
         }
       });
     });
-    const response = await fetch(`${base}/chat/completions`, {
+    const value = (name: string): string => new RegExp(`\\{\\{fixture\\.${name}\\}\\}\\s+(\\S+)`).exec(seen)?.[1] ?? "";
+    const response = await fetch(`${value("openai")}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi [[awp-fixture reply=Hello%20there]]" }] }),
     });
     const body = (await response.json()) as { choices: { message: { content: string } }[] };
     expect(body.choices[0]?.message.content).toBe("Hello there");
+
+    const origin = value("controlplane");
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const token = value("controlplane_token");
+    expect(token).toMatch(/^awp-cp-[0-9a-f]{48}$/);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const task = { task_type: "command", payload: { argv: ["awp-conformance-task", "plan=pending"] }, idempotency_key: "k" };
+    const submitted = await fetch(`${origin}/v1/tasks`, { method: "POST", headers, body: JSON.stringify(task) });
+    const { id } = (await submitted.json()) as { id: string };
+    expect(await (await fetch(`${origin}/v1/tasks/${id}`, { headers })).json()).toEqual({ id, status: "pending" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill("SIGINT");
     const result = await child;
     expect(result.exitCode === 130 || result.exitCode === 0).toBe(true);
-    expect(String(result.stdout)).toMatch(/#1 openai \/v1\/chat\/completions -> 200 complete/);
+    const out = String(result.stdout);
+    expect(out).toMatch(/#1 openai \/v1\/chat\/completions -> 200 complete/);
+    expect(out).toMatch(/cp #1 POST \/v1\/tasks -> 201 complete \(plan pending\)/);
+    expect(out).toMatch(/cp #2 GET \/v1\/tasks\/\S+ -> 200 complete \(plan pending\) pending/);
+    expect(out).toContain("plan=pending");
+    await expect(fetch(`${origin}/v1/tasks/${id}`, { headers })).rejects.toThrow();
   });
 });

@@ -13,10 +13,11 @@ import { kitVersion } from "../../core/paths.js";
 import { buildReport } from "../../core/report/build.js";
 import { exitCodeFor } from "../../core/report/judge.js";
 import { makeRedactor } from "../../core/report/redact.js";
-import { startModelFixture } from "../../fixtures/index.js";
+import { startControlPlaneFixture, startModelFixture, type ControlPlaneFixture } from "../../fixtures/index.js";
 import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
 import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
+import { fixtureBanner } from "../fixture-banner.js";
 import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
@@ -93,16 +94,36 @@ export function recordCommand(y: Argv): Argv {
 export function fixtureCommand(y: Argv): Argv {
   return y.command(
     "fixture",
-    "run the deterministic model fixture alone (OpenAI chat completions and Anthropic Messages on 127.0.0.1)",
-    (c) => c.option("port", { type: "number", default: 0 }).option("token", { type: "string", describe: "API key the fixture requires (default: none)" }),
+    "run the deterministic fixtures alone on 127.0.0.1: the model (OpenAI chat completions and Anthropic Messages) and the managed-task control plane",
+    (c) =>
+      c
+        .option("port", { type: "number", default: 0 })
+        .option("token", { type: "string", describe: "API key the model fixture requires (default: none)" })
+        .option("controlplane-port", { type: "number", default: 0, describe: "port of the control-plane fixture (default: any free port)" })
+        .option("controlplane-token", { type: "string", describe: "key the control plane requires as Bearer (default: a fresh awp-cp-… key)" }),
     async (a) => {
       const fixture = await startModelFixture({ port: a.port, ...(a.token !== undefined ? { token: a.token } : {}) });
-      process.stdout.write(`awp-conformance fixture listening\n  {{fixture.openai}}    ${fixture.openaiBase}\n  {{fixture.anthropic}} ${fixture.anthropicBase}\nScript replies with [[awp-fixture reply=Hello%20there]] in the user text. Ctrl-C stops it.\n`);
+      let controlPlane: ControlPlaneFixture;
+      try {
+        controlPlane = await startControlPlaneFixture({ port: a.controlplanePort, ...(a.controlplaneToken !== undefined ? { token: a.controlplaneToken } : {}) });
+      } catch (error) {
+        await fixture.close();
+        throw error instanceof RangeError ? new KitError("usage", error.message) : error;
+      }
+      process.stdout.write(fixtureBanner({ openaiBase: fixture.openaiBase, anthropicBase: fixture.anthropicBase, controlPlane: controlPlane.origin, controlPlaneToken: controlPlane.token }));
       fixture.onCall((call) => process.stdout.write(`#${call.seq} ${call.api} ${call.path} -> ${call.status} ${call.outcome}\n`));
+      controlPlane.onRequest((r) => process.stdout.write(`cp #${r.seq} ${r.method} ${r.path.slice(0, 120)} -> ${r.status} ${r.outcome}${r.plan !== undefined ? ` (plan ${r.plan.kind})` : ""}${r.taskStatus !== undefined ? ` ${r.taskStatus}` : ""}\n`));
       await new Promise<void>((resolve) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+        for (const signal of ["SIGINT", "SIGTERM"] as const) {
+          // Ahead of the kit's own handler, which exits at once: both servers stop listening and drop their sockets first.
+          process.prependOnceListener(signal, () => {
+            void fixture.close();
+            void controlPlane.close();
+            resolve();
+          });
+        }
       });
-      await fixture.close();
+      await Promise.all([fixture.close(), controlPlane.close()]);
     },
   );
 }
