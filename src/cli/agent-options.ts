@@ -5,15 +5,16 @@ import type { LaunchConfig, LaunchFacts } from "../core/agent-cli/launch.js";
 import { DEFAULT_BOUNDS, SCENARIO_ALIASES, SCENARIO_NAMES, expandScenario, type KitBounds, type ScenarioName } from "../core/agent-cli/scenarios.js";
 import type { AgentMode } from "../core/agent-cli/types.js";
 import { KitError } from "../core/errors.js";
+import { withManagedOptions } from "./managed-options.js";
 
 export const DEFAULT_MODEL = "awp-conformance-model";
 
 /** The launch options shared by `run --protocol agent-cli` and `record`. */
 export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
-  return y
+  return withManagedOptions(y)
     .option("mode", { type: "string", choices: ["awp-jsonl", "stream-json"], describe: "agent-cli: awp-jsonl (default) or stream-json (adds the compatibility flags)" })
     .option("model", { type: "string", describe: `agent-cli: model id passed with --model (default ${DEFAULT_MODEL})` })
-    .option("env", { type: "string", array: true, describe: "agent-cli: NAME=VALUE for the child (repeatable); {{fixture.openai}}, {{fixture.anthropic}} and {{fixture.token}} expand" })
+    .option("env", { type: "string", array: true, describe: "agent-cli: NAME=VALUE for the child (repeatable); {{fixture.openai}}, {{fixture.anthropic}}, {{fixture.token}}, {{fixture.controlplane}} and {{fixture.controlplane_token}} expand" })
     .option("env-json", { type: "string", describe: "agent-cli: child env entries as a JSON object (AWP_AGENT_CLI_ENV_JSON rules)" })
     .option("args-json", { type: "string", describe: "agent-cli: prefix arguments as a JSON array (AWP_AGENT_CLI_ARGS_JSON)" })
     .option("from-env", { type: "boolean", describe: "agent-cli: take the launch configuration from the AWP_AGENT_CLI_* variables" })

@@ -2,12 +2,13 @@ import { SECRET_ENV_NAME } from "../core/agent-cli/launch.js";
 import type { RunReport } from "../core/report/types.js";
 import { shellQuote } from "../runner/provider/reproduce.js";
 import { boundFlags, type BoundArgs, type LaunchArgs } from "./agent-options.js";
+import { managedFlags, type ManagedArgs } from "./managed-options.js";
 
 /**
  * Gives each agent-cli finding a command that reruns just its scenario with the same launch
  * configuration. Env values under secret-looking names are shown as $NAME, never spelled out.
  */
-export function attachAgentReproductions(report: RunReport, args: LaunchArgs & BoundArgs): void {
+export function attachAgentReproductions(report: RunReport, args: LaunchArgs & BoundArgs & ManagedArgs): void {
   const mode = report.mode ?? "awp-jsonl";
   const env = (Array.isArray(args.env) ? args.env.map(String) : args.env !== undefined ? [String(args.env)] : []).map((pair) => {
     const name = pair.slice(0, pair.indexOf("="));
@@ -20,6 +21,7 @@ export function attachAgentReproductions(report: RunReport, args: LaunchArgs & B
     ...(args.argsJson !== undefined ? ["--args-json", args.argsJson] : []),
     ...(args.fromEnv === true ? ["--from-env"] : []),
     ...boundFlags(args),
+    ...managedFlags(args),
   ];
   const tail = args.fromEnv === true || args.candidate === undefined ? [] : [args.candidate, ...(args.rest.length > 0 ? ["--", ...args.rest] : [])];
   for (const clause of report.clauses) {

@@ -11,6 +11,7 @@ import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
 import { readBounds, readLaunch, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
 import { attachAgentReproductions } from "./agent-reproduce.js";
+import { readManaged, type ManagedArgs } from "./managed-options.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
 import { checkReporters, emitReport } from "./output.js";
@@ -21,7 +22,7 @@ import { fuzzBudget, fuzzPhase, type FuzzArgs } from "./fuzz.js";
 import { mergeFuzz } from "../fuzz/merge.js";
 import { secretsOf as providerSecrets } from "../core/provider/config.js";
 
-export interface RunArgs extends LaunchArgs, BoundArgs, FuzzArgs, ReportArgs {
+export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs {
   protocol?: string;
   configJson?: string;
   configFile?: string;
@@ -76,6 +77,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
     config,
     facts,
     ...bounds,
+    ...readManaged(args),
     ...(jobs !== undefined ? { jobs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
     ...(args.home !== undefined ? { home: args.home } : {}),

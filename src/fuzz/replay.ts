@@ -34,7 +34,7 @@ export interface ReplayFile {
 const KIT = "${kit}";
 
 /** Environment values the kit fills in itself (loopback fixture URLs, the session's key): none runs anything from a file. */
-export const KIT_ENV_VALUES: ReadonlySet<string> = new Set(["{{fixture.openai}}", "{{fixture.anthropic}}", "{{fixture.token}}"]);
+export const KIT_ENV_VALUES: ReadonlySet<string> = new Set(["{{fixture.openai}}", "{{fixture.anthropic}}", "{{fixture.token}}", "{{fixture.controlplane}}", "{{fixture.controlplane_token}}"]);
 
 /** Paths inside the kit become ${kit}/..., so replay files in golden/ work from any clone. */
 function portable(path: string): string {

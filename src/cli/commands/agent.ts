@@ -16,6 +16,7 @@ import { makeRedactor } from "../../core/report/redact.js";
 import { startControlPlaneFixture, startModelFixture, type ControlPlaneFixture } from "../../fixtures/index.js";
 import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
 import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
+import { readManaged, type ManagedArgs } from "../managed-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { fixtureBanner } from "../fixture-banner.js";
 import { checkReporters, emitReport } from "../output.js";
@@ -81,10 +82,10 @@ export function recordCommand(y: Argv): Argv {
       const names = list(a.scenario as unknown);
       const name = (names[0] ?? "basic") as ScenarioName;
       if (names.length > 1 || !SCENARIO_NAMES.includes(name)) throw new KitError("usage", `record takes one --scenario of: ${SCENARIO_NAMES.join(", ")}`);
-      const run = await recordAgentCliRun({ config, facts, scenarios: [name], ...readBounds(a as BoundArgs) });
+      const run = await recordAgentCliRun({ config, facts, scenarios: [name], ...readBounds(a as BoundArgs), ...readManaged(a as ManagedArgs) });
       const transcript = run.transcripts[0];
       if (transcript === undefined) throw new KitError("kit_bug", "no transcript recorded");
-      const redact = makeRedactor(run.token !== undefined ? [run.token] : []);
+      const redact = makeRedactor([run.token, run.managed?.token].filter((k): k is string => k !== undefined));
       writeFileSync(a.out, redact(transcriptToJsonl(transcript, { recordedAt: new Date().toISOString(), tool: `awp-conformance ${kitVersion()}`, ...(a.description !== undefined ? { description: a.description } : {}) })));
       process.stdout.write(`recorded ${name} (${transcript.events.length} events) to ${a.out}\n`);
     },

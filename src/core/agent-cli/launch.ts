@@ -65,7 +65,7 @@ export function desktopArgv(config: LaunchConfig, extras: LaunchExtras = {}): st
 
 /** Replaces {{name}} placeholders; unknown names are left as they are. */
 export function expandPlaceholders(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{([a-z.]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+  return text.replace(/\{\{([a-z._]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
 /** The child environment: the allowlist from the launcher (HOME replaced), then the configured entries. */

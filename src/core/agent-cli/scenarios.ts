@@ -15,6 +15,15 @@ export const SCENARIOS = {
   shutdown: { judges: ["agent-cli/termination/shutdown-line"], about: 'a turn, then {"type":"shutdown"}' },
   "sigterm-idle": { judges: ["agent-cli/termination/sigterm-idle"], about: "a turn, then SIGTERM" },
   "sigterm-mid-turn": { judges: ["agent-cli/termination/sigterm-mid-turn"], about: "SIGTERM while the reply streams" },
+  "managed-tasks": {
+    judges: [
+      "agent-cli/managed-tasks/argv-not-shell", "agent-cli/managed-tasks/idempotency-key", "agent-cli/managed-tasks/idempotency-resubmission", "agent-cli/managed-tasks/result-framing",
+      "agent-cli/managed-tasks/bounded-output", "agent-cli/managed-tasks/wait-limit", "agent-cli/managed-tasks/control-plane-failures", "agent-cli/managed-tasks/call-limit",
+      "agent-cli/managed-tasks/key-not-leaked", "agent-cli/managed-tasks/tool-use-shown", "agent-cli/managed-tasks/control-plane-api",
+    ],
+    about: "managed tasks that succeed, flood, never finish and fail at the control plane, a model that never stops calling, then a plain turn (only with the bridge configured)",
+  },
+  "managed-gated": { judges: ["agent-cli/managed-tasks/gated"], about: "one launch without each bridge setting (opt-in, URL, key) (only with the bridge configured)" },
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -13,9 +13,8 @@ import type { Transcript } from "../../core/agent-cli/types.js";
 import type { Finding } from "../../core/report/types.js";
 import { makeRedactor, redactDeep } from "../../core/report/redact.js";
 import { finding } from "../../core/agent-cli/checks/helpers.js";
-import { newFixtureToken, startModelFixture, type ModelFixture } from "../../fixtures/index.js";
 import { ScenarioContext } from "../../runner/agent-cli/context.js";
-import { usesToken } from "../../runner/agent-cli/driver.js";
+import { newRunKeys, startScenarioFixtures, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
 import type { LiveSession } from "../../runner/agent-cli/session.js";
 import type { AgentStep } from "../types.js";
 
@@ -109,7 +108,7 @@ export class FuzzSession {
     private readonly fuzz: AgentFuzzContext,
     private readonly ctx: ScenarioContext,
     private readonly live: LiveSession,
-    private readonly fixture: ModelFixture,
+    private readonly fixtures: ScenarioFixtures,
     private readonly root: string,
     private readonly token: string | undefined,
   ) {}
@@ -121,27 +120,29 @@ export class FuzzSession {
     const home = join(root, "home");
     mkdirSync(cwd, { recursive: true });
     mkdirSync(home, { recursive: true });
-    const token = usesToken(fuzz.config) ? newFixtureToken() : undefined;
-    let fixture: ModelFixture | undefined;
+    const keys = newRunKeys(fuzz.config);
+    const token = keys.token;
+    let fixtures: ScenarioFixtures | undefined;
     let ctx: ScenarioContext | undefined;
     try {
-      fixture = await startModelFixture(token !== undefined ? { token } : {});
+      fixtures = await startScenarioFixtures(fuzz.config, keys);
       ctx = new ScenarioContext({
         name: FUZZ_SCENARIO,
         mode: fuzz.config.mode,
         config: fuzz.config,
-        fixture,
-        placeholders: { "fixture.openai": fixture.openaiBase, "fixture.anthropic": fixture.anthropicBase, ...(token !== undefined ? { "fixture.token": token } : {}) },
+        fixture: fixtures.fixture,
+        ...(fixtures.controlPlane !== undefined ? { controlPlane: fixtures.controlPlane } : {}),
+        placeholders: fixtures.placeholders,
         turnTimeoutMs: fuzz.turnTimeoutMs,
         cwd,
         home,
         launcherEnv: fuzz.launcherEnv ?? process.env,
       });
       const live = await ctx.launch();
-      return new FuzzSession(fuzz, ctx, live, fixture, root, token);
+      return new FuzzSession(fuzz, ctx, live, fixtures, root, token);
     } catch (error) {
       await ctx?.finish();
-      await fixture?.close();
+      await fixtures?.close();
       rmSync(root, { recursive: true, force: true });
       throw error;
     }
@@ -222,7 +223,7 @@ export class FuzzSession {
       try {
         await this.ctx.finish();
       } finally {
-        await this.fixture.close().catch(() => undefined);
+        await this.fixtures.close().catch(() => undefined);
         rmSync(this.root, { recursive: true, force: true });
       }
     })().catch(() => undefined);

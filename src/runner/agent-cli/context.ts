@@ -4,7 +4,9 @@ import { isTerminalLine } from "./terminal.js";
 import { desktopArgv, expandPlaceholders, type LaunchConfig, type LaunchExtras, childEnvironment } from "../../core/agent-cli/launch.js";
 import type { AgentMode, Directive, TranscriptEvent } from "../../core/agent-cli/types.js";
 import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type KitBounds, type ScenarioName, type ScenarioStop, type StopCause } from "../../core/agent-cli/scenarios.js";
-import type { ModelFixture } from "../../fixtures/index.js";
+import type { ControlPlaneFixture, ModelFixture } from "../../fixtures/index.js";
+import type { BridgeSetup } from "../../core/agent-cli/managed-tasks.js";
+import { recordFixtures } from "./fixture-events.js";
 import { LiveSession, type ExitInfo, type HostSignal, type StdoutLine } from "./session.js";
 
 export type Block = Record<string, unknown>;
@@ -15,6 +17,10 @@ export interface ScenarioSetup {
   mode: AgentMode;
   config: LaunchConfig;
   fixture: ModelFixture;
+  /** The control-plane fixture, when the configuration uses its placeholders. */
+  controlPlane?: ControlPlaneFixture;
+  /** How the configuration sets the managed-task bridge (absent: it does not). */
+  bridge?: BridgeSetup;
   /** {{fixture.*}} values for this scenario's fixture. */
   placeholders: Record<string, string>;
   turnTimeoutMs: number;
@@ -52,10 +58,7 @@ export class ScenarioContext {
   private turnsSent = 0;
 
   constructor(readonly setup: ScenarioSetup) {
-    this.unsubscribe = setup.fixture.onCall((call) => {
-      const startT = call.receivedAt !== undefined ? Math.max(0, call.receivedAt - this.origin) : undefined;
-      this.record({ kind: "model", t: this.clock(), process: Math.max(1, this.sessions.length), call: { ...call, ...(startT !== undefined ? { startT } : {}) } });
-    });
+    this.unsubscribe = recordFixtures(setup, this.origin, this.clock, (event) => this.record({ ...event, process: Math.max(1, this.sessions.length) }));
   }
 
   clock = (): number => Math.round((performance.now() - this.origin) * 10) / 10;
@@ -119,9 +122,9 @@ export class ScenarioContext {
     return this.setup.name as ScenarioName;
   }
 
-  /** Launches the candidate as the Desktop would (a new process number each time). */
-  async launch(extras: LaunchExtras = {}): Promise<LiveSession> {
-    const { config, placeholders, launcherEnv, home, cwd } = this.setup;
+  /** Launches the candidate as the Desktop would (a new process number each time), with the scenario's configuration or `config`. */
+  async launch(extras: LaunchExtras = {}, config: LaunchConfig = this.setup.config): Promise<LiveSession> {
+    const { placeholders, launcherEnv, home, cwd } = this.setup;
     const expand = (text: string): string => expandPlaceholders(text, placeholders);
     const argv = desktopArgv({ ...config, prefixArgs: config.prefixArgs.map(expand) }, extras);
     const entries = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, expand(v)]));
@@ -138,9 +141,9 @@ export class ScenarioContext {
   }
 
   /** Launches, then watches stdout for `quietMs` before the first line is written (output then breaks silence). */
-  async start(extras: LaunchExtras = {}, quietMs = SHORT_QUIET_MS): Promise<LiveSession> {
+  async start(extras: LaunchExtras = {}, quietMs = SHORT_QUIET_MS, config?: LaunchConfig): Promise<LiveSession> {
     this.guard();
-    const session = await this.launch(extras);
+    const session = await this.launch(extras, config);
     this.guard();
     await session.waitQuiet(quietMs);
     this.guard();

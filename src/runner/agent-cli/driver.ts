@@ -8,7 +8,8 @@ import { viewProcesses, userTurns } from "../../core/agent-cli/analysis.js";
 import { DEFAULT_BOUNDS, FAILURE_PROBES, SCENARIO_NAMES, type KitBounds, type ScenarioName, type ScenarioStop } from "../../core/agent-cli/scenarios.js";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../../core/run-timeout.js";
-import { newFixtureToken, startModelFixture } from "../../fixtures/index.js";
+import { bridgeSetup, DEFAULT_TASK_OUTPUT_LIMIT, DEFAULT_TASK_WAIT_SLACK_MS, type BridgeSetup } from "../../core/agent-cli/managed-tasks.js";
+import { newRunKeys, startScenarioFixtures, type RunKeys } from "./scenario-fixtures.js";
 import { ScenarioContext, ScenarioStopped } from "./context.js";
 import { RunControl } from "./run-control.js";
 import { SCENARIO_RUNNERS } from "./scenarios/index.js";
@@ -33,6 +34,11 @@ export interface AgentCliSuiteOptions {
   runTimeoutMs?: number;
   /** Environment of the launcher (default process.env). */
   launcherEnv?: Record<string, string | undefined>;
+  /** --managed-tasks-opt-in: the env variable that opts the CLI into the managed-task bridge (default: found by name). */
+  managedOptIn?: string;
+  /** --task-output-limit (bytes) and --task-wait-slack (ms) of the managed-tasks clauses. */
+  taskOutputLimit?: number;
+  taskWaitSlackMs?: number;
   /** Each scenario as it ends (a scenario the run never started ends with no transcript). */
   onScenario?: (name: ScenarioName, transcript: Transcript | undefined, outcome: ScenarioOutcome) => void;
 }
@@ -52,10 +58,10 @@ function outcomeOf(transcript: Transcript, ms: number, stop: ScenarioStop | unde
   return { ms, turns: turns.length, answered: turns.filter((t) => t.terminals.length > 0).length, ...(stop !== undefined ? { stop } : {}) };
 }
 
-/** True when the configuration hands the candidate the fixture's API key. */
-export function usesToken(config: LaunchConfig): boolean {
-  return [...config.prefixArgs, ...Object.values(config.env)].some((v) => v.includes("{{fixture.token}}"));
-}
+export { usesToken } from "./scenario-fixtures.js";
+
+/** The managed-task scenarios run only when the configuration sets the bridge up. */
+const MANAGED_SCENARIOS: readonly ScenarioName[] = ["managed-tasks", "managed-gated"];
 
 /** A stalled response outlives the kit's wait for it by this much, so only the CLI can end the stall first. */
 export const STALL_LIMIT_MARGIN_MS = 30_000;
@@ -75,19 +81,21 @@ export function stallLimitFor(bounds: KitBounds): number {
   return bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
 }
 
-async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, token: string | undefined, bounds: KitBounds, control: RunControl): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
+async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, keys: RunKeys, bridge: BridgeSetup | undefined, bounds: KitBounds, control: RunControl): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
   const root = mkdtempSync(join(tmpdir(), `awp-agent-${name}-`));
   const cwd = join(root, "work");
   const home = options.home ?? join(root, "home");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(home, { recursive: true });
-  const fixture = await startModelFixture({ stallLimitMs: stallLimitFor(bounds), ...(token !== undefined ? { token } : {}) });
+  const fixtures = await startScenarioFixtures(options.config, keys, stallLimitFor(bounds));
   const ctx = new ScenarioContext({
     name,
     mode: options.config.mode,
     config: options.config,
-    fixture,
-    placeholders: { "fixture.openai": fixture.openaiBase, "fixture.anthropic": fixture.anthropicBase, ...(token !== undefined ? { "fixture.token": token } : {}) },
+    fixture: fixtures.fixture,
+    ...(fixtures.controlPlane !== undefined ? { controlPlane: fixtures.controlPlane } : {}),
+    ...(bridge !== undefined ? { bridge } : {}),
+    placeholders: fixtures.placeholders,
     turnTimeoutMs: bounds.turnTimeoutMs,
     bounds,
     cwd,
@@ -103,7 +111,7 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, to
   } finally {
     await ctx.finish();
     control.leave(ctx);
-    await fixture.close();
+    await fixtures.close();
     rmSync(root, { recursive: true, force: true });
   }
   const stop = ctx.stop;
@@ -119,8 +127,10 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, to
  */
 export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<AgentRun & { bounds: KitBounds }> {
   const bounds = boundsFrom(options);
-  const token = usesToken(options.config) ? newFixtureToken() : undefined;
-  const names = [...(options.scenarios ?? SCENARIO_NAMES)];
+  const keys = newRunKeys(options.config);
+  const bridge = bridgeSetup(options.config, options.managedOptIn);
+  // Without the bridge the managed-task clauses are not applicable: their scenarios would judge nothing.
+  const names = (options.scenarios ?? SCENARIO_NAMES).filter((name) => bridge !== undefined || !MANAGED_SCENARIOS.includes(name));
   const transcripts = new Map<ScenarioName, Transcript>();
   const stops: ScenarioStop[] = [];
   const jobs = Math.max(1, options.jobs ?? 4);
@@ -135,7 +145,7 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
       return;
     }
     const started = performance.now();
-    const { transcript, stop } = await runScenario(name, options, token, bounds, control);
+    const { transcript, stop } = await runScenario(name, options, keys, bridge, bounds, control);
     transcripts.set(name, transcript);
     if (stop !== undefined) stops.push(stop);
     options.onScenario?.(name, transcript, outcomeOf(transcript, performance.now() - started, stop));
@@ -156,7 +166,13 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
     stops: names.flatMap((name) => stops.filter((s) => s.scenario === name)),
     runTimeoutMs,
     launch: options.facts,
-    ...(token !== undefined ? { token } : {}),
+    ...(keys.token !== undefined ? { token: keys.token } : {}),
+    managed: {
+      ...(bridge !== undefined ? { setup: bridge } : {}),
+      ...(keys.controlPlaneToken !== undefined ? { token: keys.controlPlaneToken } : {}),
+      outputLimit: options.taskOutputLimit ?? DEFAULT_TASK_OUTPUT_LIMIT,
+      waitSlackMs: options.taskWaitSlackMs ?? DEFAULT_TASK_WAIT_SLACK_MS,
+    },
     turnTimeoutMs: bounds.turnTimeoutMs,
     bounds,
     offline: false,

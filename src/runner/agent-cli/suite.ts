@@ -35,7 +35,7 @@ export function secretsOf(run: AgentRun): string[] {
   // The same arguments the no-secrets-in-args clause flags, so a flagged value never shows in argv.
   const flagged = secretArgIndexes(args).map((i) => args[i] as string);
   const env = Object.entries(run.launch?.env ?? {}).filter(([name, value]) => SECRET_ENV_NAME.test(name) && value.length >= 4 && !value.includes("{{")).map(([, value]) => value);
-  return [...(run.token !== undefined ? [run.token] : []), ...flagged, ...env];
+  return [...(run.token !== undefined ? [run.token] : []), ...(run.managed?.token !== undefined ? [run.managed.token] : []), ...flagged, ...env];
 }
 
 /** Runs the agent-cli suite against one candidate in one mode and judges it. */
@@ -59,7 +59,7 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
     argv: [options.config.executable, ...options.config.prefixArgs],
     startedAt,
     endedAt,
-    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, runTimeoutMs: recorded.runTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined },
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, runTimeoutMs: recorded.runTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined, managedTasks: run.managed?.setup !== undefined, ...(run.managed?.setup !== undefined ? { taskOutputLimit: run.managed.outputLimit, taskWaitSlackMs: run.managed.waitSlackMs } : {}) },
     selection,
     results,
     deselected,
