@@ -26,7 +26,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoppedError, ToolError } from "./codes.mjs";
 
-const REQUEST_TIMEOUT_MS = 5_000;
+const REQUEST_TIMEOUT_MS = requestTimeout(process.env.AWP_REFERENCE_CONTROL_PLANE_TIMEOUT_MS);
+
+/** AWP_REFERENCE_CONTROL_PLANE_TIMEOUT_MS: 1..60000 ms per control-plane request; anything else keeps 5000. */
+function requestTimeout(text) {
+  const value = /^\d{1,5}$/.test(text ?? "") ? Number(text) : NaN;
+  return value >= 1 && value <= 60_000 ? value : 5_000;
+}
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export const POLL_INTERVAL_MS = 500;
 const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -21,7 +21,7 @@ export function bundledCandidates(): BundledCandidate[] {
     argv: [join(examples, "reference-agent-cli", "agent-cli.mjs")],
     mode,
     env: [
-      "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}", "AWP_REFERENCE_TIMEOUT_MS=2000",
+      "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}", "AWP_REFERENCE_TIMEOUT_MS=2000", "AWP_REFERENCE_CONTROL_PLANE_TIMEOUT_MS=2000",
       // The managed-task bridge, with the contract's variable names, pointed at the kit's control-plane fixture.
       "AWP_AGENT_MANAGED_TASKS_OPT_IN=1", "AWP_CONTROL_PLANE_URL={{fixture.controlplane}}", "AWP_CONTROL_PLANE_API_KEY={{fixture.controlplane_token}}",
     ],
