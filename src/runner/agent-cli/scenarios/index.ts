@@ -17,4 +17,9 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (ctx: ScenarioContext) => Pr
   shutdown,
   "sigterm-idle": sigtermIdle,
   "sigterm-mid-turn": sigtermMidTurn,
+  // TEMPORARY, branch i10-checks only: the managed-task scenarios are driven by the
+  // integrator's runner (src/runner/**), which replaces these two entries at merge. Until
+  // then they record an empty transcript, and every managed-tasks clause is not applicable.
+  "managed-tasks": () => Promise.resolve(),
+  "managed-gated": () => Promise.resolve(),
 };
