@@ -15,6 +15,23 @@ export const SCENARIOS = {
   shutdown: { judges: ["agent-cli/termination/shutdown-line"], about: 'a turn, then {"type":"shutdown"}' },
   "sigterm-idle": { judges: ["agent-cli/termination/sigterm-idle"], about: "a turn, then SIGTERM" },
   "sigterm-mid-turn": { judges: ["agent-cli/termination/sigterm-mid-turn"], about: "SIGTERM while the reply streams" },
+  "managed-tasks": {
+    judges: [
+      "agent-cli/managed-tasks/argv-not-shell",
+      "agent-cli/managed-tasks/idempotency-key",
+      "agent-cli/managed-tasks/idempotency-resubmission",
+      "agent-cli/managed-tasks/result-framing",
+      "agent-cli/managed-tasks/bounded-output",
+      "agent-cli/managed-tasks/wait-limit",
+      "agent-cli/managed-tasks/control-plane-failures",
+      "agent-cli/managed-tasks/call-limit",
+      "agent-cli/managed-tasks/key-not-leaked",
+      "agent-cli/managed-tasks/tool-use-shown",
+      "agent-cli/managed-tasks/control-plane-api",
+    ],
+    about: "with the bridge configured, the model calls awp_run_managed_task: a task that succeeds (the call repeated), a 1 MiB output, a task that never finishes, each control-plane failure, a call in every round, then a plain turn",
+  },
+  "managed-gated": { judges: ["agent-cli/managed-tasks/gated"], about: "one launch each without the bridge's opt-in, URL or key; the model would call awp_run_managed_task if offered" },
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;
