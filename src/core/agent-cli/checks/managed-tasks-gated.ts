@@ -42,7 +42,9 @@ function gatedLaunches(transcript: Transcript): Launch[] {
       part = undefined;
     }
   }
-  return processesOf(transcript).map((view) => ({ transcript, view, part: parts.get(view.process) }));
+  return processesOf(transcript)
+    .filter((view) => view.events.some(({ event }) => event.kind === "launch"))
+    .map((view) => ({ transcript, view, part: parts.get(view.process) }));
 }
 
 function judgeLaunch({ transcript, view, part }: Launch): Finding[] | undefined {

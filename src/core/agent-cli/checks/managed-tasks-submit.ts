@@ -6,7 +6,7 @@ import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { isRecord } from "../analysis.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
-import { finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeEach, judgeSome, notApplicable, show, skip, type AgentRun } from "./helpers.js";
 import { callCause } from "./managed-tasks-causes.js";
 import { argvOf, eventAt, jsonEqual, managedTranscripts, managedTurns, turnName, type ManagedTurn, type Submission } from "./managed-tasks-view.js";
 
@@ -107,15 +107,17 @@ export const submitChecks: Check<AgentRun>[] = [
         const identity = callIdentity(s.turn, s.submission);
         if (identity !== undefined) groups.set(identity, [...(groups.get(identity) ?? []), s]);
       }
-      return judgeEach(
+      return judgeSome(
         [...groups.values()].filter((g) => g.length > 1),
-        (group): Finding[] => {
+        (group): Finding[] | undefined => {
           const keys = group.map(({ submission }) => keyOf(submission));
-          if (keys.every((k) => validKey(k) && k === keys[0])) return [];
+          // A missing key is agent-cli/managed-tasks/idempotency-key's finding.
+          if (!keys.every(validKey)) return undefined;
+          if (keys.every((k) => k === keys[0])) return [];
           const [first, second] = [group[0] as Submitted, group[keys.findIndex((k) => k !== keys[0])] ?? (group[1] as Submitted)];
           return [finding(`${ID}/idempotency-resubmission`, { transcript: first.turn.transcript, events: [...where(first.turn, first.submission).events, ...eventAt(second.turn.transcript, second.submission.at)] }, `${turnName(first.turn)}: the same tool call (${first.submission.call?.id ?? "?"}, same arguments) was submitted ${group.length} times with different idempotency keys`, { expected: "the same key for a resubmission of the same session/turn/tool call", seen: keys.map((k) => show(k, 80)).join(", ") })];
         },
-        notApplicable("the CLI never submitted the same tool call twice (the kit's model repeats one call in the mt-succeed turn; a CLI may answer the repeat without submitting again), so there was no resubmission to compare"),
+        notApplicable("the CLI never submitted the same tool call twice with keys to compare (the kit's model repeats one call in the mt-succeed turn; a CLI may answer the repeat without submitting again)"),
       );
     },
   },
