@@ -9,22 +9,26 @@
 import { directiveOf, modelCalls, type JsonRecord, type ProcessView } from "../analysis.js";
 import { exitedAtStart } from "../causes.js";
 import { FAILURE_PLANS, MANAGED_TOOL, parseTaskPlan } from "../managed-tasks.js";
-import type { Transcript } from "../types.js";
+import type { TaskCallArgs, Transcript } from "../types.js";
 
 export const MANAGED_SCENARIO = "managed-tasks";
 export const GATED_SCENARIO = "managed-gated";
 
-/** The plan kind a turn's directive asks the model's task for, and its rounds ("A" by default). */
-export function directedTask(message: JsonRecord | undefined): { argv?: unknown; rounds: string } | undefined {
+/** The task a turn's directive has the kit's model ask for, and its rounds ("A" by default). */
+export function directedTask(message: JsonRecord | undefined): { task: TaskCallArgs; rounds: string } | undefined {
   const directive = directiveOf(message);
   if (directive?.task === undefined) return undefined;
+  let value: unknown;
   try {
-    const task: unknown = JSON.parse(directive.task);
-    const argv = task !== null && typeof task === "object" && !Array.isArray(task) ? (task as JsonRecord).argv : undefined;
-    return { argv, rounds: directive.rounds ?? "A" };
+    value = JSON.parse(directive.task);
   } catch {
     return undefined;
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const { argv, timeout_seconds: timeout } = value as JsonRecord;
+  if (!Array.isArray(argv)) return undefined;
+  const task: TaskCallArgs = { argv: argv.filter((a): a is string => typeof a === "string"), ...(typeof timeout === "number" ? { timeout_seconds: timeout } : {}) };
+  return { task, rounds: directive.rounds ?? "A" };
 }
 
 /** A managed-tasks turn whose terminal event a managed-tasks clause judges (its model called the tool). */
@@ -32,7 +36,7 @@ export function ownsTerminal(transcript: Transcript, process: number, message: J
   if (transcript.scenario !== MANAGED_SCENARIO) return false;
   const task = directedTask(message);
   if (task === undefined) return false;
-  const kind = parseTaskPlan(task.argv).kind;
+  const kind = parseTaskPlan(task.task.argv).kind;
   if (task.rounds !== "*" && kind !== "pending" && !FAILURE_PLANS.includes(kind)) return false;
   const tag = directiveOf(message)?.turn;
   return tag !== undefined && modelCalls(transcript).some(({ call, process: p }) => p === process && call.directive?.turn === tag && call.toolCall?.name === MANAGED_TOOL);

@@ -7,10 +7,9 @@ import type { Finding } from "../../report/types.js";
 import { DEFAULT_TASK_OUTPUT_LIMIT, DEFAULT_TASK_WAIT_SLACK_MS, HUGE_STDOUT_BYTES, PENDING_TIMEOUT_S } from "../managed-tasks.js";
 import { finding, judgeSome, show, skip, type AgentRun } from "./helpers.js";
 import { callCause } from "./managed-tasks-causes.js";
-import { eventAt, followUp, managedTurns, resultFor, toolResults, turnName, type ManagedTurn, type SeenCall, type ToolCallSeen } from "./managed-tasks-view.js";
-import { extraTerminals } from "./managed-tasks-view.js";
 import { isRecord, type OutLine } from "../analysis.js";
 import { seconds } from "./failures.js";
+import { eventAt, extraTerminals, followUp, managedTurns, resultFor, toolResults, turnName, type ManagedTurn, type SeenCall, type ToolCallSeen } from "./managed-tasks-view.js";
 
 const ID = "agent-cli/managed-tasks";
 const FRAMING = `${ID}/result-framing`;

@@ -7,7 +7,7 @@ import { directiveOf, isRecord, isTerminal, modelCalls, type JsonRecord, type Ou
 import { FAILURE_PLANS, MANAGED_TOOL, parseTaskPlan } from "../managed-tasks.js";
 import type { ControlPlaneRequest, ModelCall, TaskCallArgs, TaskPlan, Transcript, TranscriptEvent } from "../types.js";
 import { processesOf } from "./helpers.js";
-import { MANAGED_SCENARIO } from "./managed-tasks-own.js";
+import { directedTask, MANAGED_SCENARIO } from "./managed-tasks-own.js";
 import { allSegments } from "./turns.js";
 
 export { GATED_SCENARIO, MANAGED_SCENARIO } from "./managed-tasks-own.js";
@@ -71,12 +71,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function taskOf(raw: string | undefined): TaskCallArgs | undefined {
-  const value = raw === undefined ? undefined : parseJson(raw);
-  if (!isRecord(value) || !Array.isArray(value.argv)) return undefined;
-  return { argv: value.argv.filter((a): a is string => typeof a === "string"), ...(typeof value.timeout_seconds === "number" ? { timeout_seconds: value.timeout_seconds } : {}) };
-}
-
 function roleOf(plan: TaskPlan, rounds: string, task: TaskCallArgs | undefined): TurnRole {
   if (task === undefined) return "other";
   if (rounds === "*") return "every";
@@ -96,11 +90,11 @@ function turnsOf(transcript: Transcript): ManagedTurn[] {
   return allSegments({ transcripts: [transcript] }).flatMap(({ segment }) => {
     const input = segment.input;
     if (input === undefined) return [];
-    const directive = directiveOf(input.message) ?? {};
-    const tag = directive.turn;
-    const task = taskOf(directive.task);
+    const tag = directiveOf(input.message)?.turn;
+    const directed = directedTask(input.message);
+    const task = directed?.task;
     const plan = parseTaskPlan(task?.argv);
-    const rounds = directive.rounds ?? "A";
+    const rounds = directed?.rounds ?? "A";
     const calls = models.filter((m) => m.process === segment.process && tag !== undefined && m.call.directive?.turn === tag).map(({ call, at, t }) => ({ call, at, t: seenAt(call, t) }));
     const toolCalls = calls.flatMap((seen, index) => (seen.call.toolCall?.name === MANAGED_TOOL ? [{ ...seen, id: seen.call.toolCall.id, args: parseJson(seen.call.toolCall.arguments), index }] : []));
     const next = views.find((v) => v.process === segment.process)?.inputs.find((other) => other.at > input.at);
