@@ -1,18 +1,26 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
 import type { RunReport } from "../../src/core/report/types.js";
 import { agentCliCaseTests, FAKE, MODES, pool, REFERENCE, REFERENCE_ENV, runKit, SHORT_QUIET_WINDOW, TEST_TIMEOUT_MS, type Mode } from "./agent-cli-fakes.js";
 import { LAUNCH_CONFIGS } from "./agent-cli-faults.js";
 import { failing } from "./cli.js";
 
 const PROTOCOL_NAME = "agent-cli/launch/protocol-name";
+const CATALOGUE = loadCatalogue("agent-cli");
+/**
+ * PENDING (branch i10-checks): these runs do not turn the managed-task bridge on yet (the
+ * runner, the reference's bridge and the fake's are other branches of issue 10), so its
+ * clauses are not applicable; at merge the runs get the bridge and these pass.
+ */
+const BRIDGE_OFF = CATALOGUE.filter((c) => c.id.startsWith("agent-cli/managed-tasks/")).map((c) => `${c.id}: not-applicable`);
 
 /** Every clause of the suite passes; launch/protocol-name is only judged with --from-env. */
 function expectConformant(report: RunReport, text: string, mode: Mode): void {
   expect(report.mode).toBe(mode);
-  expect(report.clauses).toHaveLength(47);
-  expect(report.clauses.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.status}`)).toEqual([`${PROTOCOL_NAME}: not-applicable`]);
+  expect(report.clauses).toHaveLength(CATALOGUE.length);
+  expect(report.clauses.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.status}`)).toEqual([`${PROTOCOL_NAME}: not-applicable`, ...BRIDGE_OFF]);
   expect(report.options.fixtureToken).toBe(true);
   expect(text).not.toContain("sk-awp-");
 }

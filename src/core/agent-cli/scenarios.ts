@@ -17,13 +17,21 @@ export const SCENARIOS = {
   "sigterm-mid-turn": { judges: ["agent-cli/termination/sigterm-mid-turn"], about: "SIGTERM while the reply streams" },
   "managed-tasks": {
     judges: [
-      "agent-cli/managed-tasks/argv-not-shell", "agent-cli/managed-tasks/idempotency-key", "agent-cli/managed-tasks/idempotency-resubmission", "agent-cli/managed-tasks/result-framing",
-      "agent-cli/managed-tasks/bounded-output", "agent-cli/managed-tasks/wait-limit", "agent-cli/managed-tasks/control-plane-failures", "agent-cli/managed-tasks/call-limit",
-      "agent-cli/managed-tasks/key-not-leaked", "agent-cli/managed-tasks/tool-use-shown", "agent-cli/managed-tasks/control-plane-api",
+      "agent-cli/managed-tasks/argv-not-shell",
+      "agent-cli/managed-tasks/idempotency-key",
+      "agent-cli/managed-tasks/idempotency-resubmission",
+      "agent-cli/managed-tasks/result-framing",
+      "agent-cli/managed-tasks/bounded-output",
+      "agent-cli/managed-tasks/wait-limit",
+      "agent-cli/managed-tasks/control-plane-failures",
+      "agent-cli/managed-tasks/call-limit",
+      "agent-cli/managed-tasks/key-not-leaked",
+      "agent-cli/managed-tasks/tool-use-shown",
+      "agent-cli/managed-tasks/control-plane-api",
     ],
-    about: "managed tasks that succeed, flood, never finish and fail at the control plane, a model that never stops calling, then a plain turn (only with the bridge configured)",
+    about: "with the bridge configured, the model calls awp_run_managed_task: a task that succeeds (the call repeated), a 1 MiB output, a task that never finishes, each control-plane failure, a call in every round, then a plain turn",
   },
-  "managed-gated": { judges: ["agent-cli/managed-tasks/gated"], about: "one launch without each bridge setting (opt-in, URL, key) (only with the bridge configured)" },
+  "managed-gated": { judges: ["agent-cli/managed-tasks/gated"], about: "one launch each without the bridge's opt-in, URL or key; the model would call awp_run_managed_task if offered" },
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

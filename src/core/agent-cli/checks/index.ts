@@ -4,6 +4,7 @@ import { fidelityChecks } from "./fidelity.js";
 import type { AgentRun } from "./helpers.js";
 import { inputChecks } from "./input.js";
 import { launchChecks } from "./launch.js";
+import { managedTaskChecks } from "./managed-tasks.js";
 import { outputChecks } from "./output.js";
 import { resumeChecks } from "./resume.js";
 import { sessionChecks } from "./session.js";
@@ -21,4 +22,5 @@ export const agentCliChecks: readonly Check<AgentRun>[] = [
   ...fidelityChecks,
   ...failureChecks,
   ...terminationChecks,
+  ...managedTaskChecks,
 ];

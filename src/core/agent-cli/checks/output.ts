@@ -3,6 +3,7 @@ import { LIMITS } from "../launch.js";
 import { isRecord, type OutLine, type ProcessView } from "../analysis.js";
 import { DEFAULT_BOUNDS, SHORT_QUIET_MS } from "../scenarios.js";
 import { allProcesses, finding, judgeEach, show, skip, type AgentRun, type Scoped } from "./helpers.js";
+import { gatedRefusal } from "./managed-tasks-own.js";
 
 const ID = "agent-cli/output";
 
@@ -13,7 +14,8 @@ export const SILENCE_BOUNDS: Readonly<Record<string, readonly number[]>> = {
 
 /** Processes that lived to be written to; one that died first fails session/stays-up. */
 function writtenTo(run: AgentRun): Scoped<ProcessView>[] {
-  return allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0);
+  // A managed-gated launch may refuse to start with an error result: agent-cli/managed-tasks/gated judges it.
+  return allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0 && !gatedRefusal(transcript, item));
 }
 
 /** Milliseconds from a process's launch to the first line the host wrote to it. */

@@ -3,6 +3,7 @@ import type { Finding } from "../../report/types.js";
 import { userTurns, type OutLine } from "../analysis.js";
 import { decisiveStderrLine, exitedAtStart } from "../causes.js";
 import { allProcesses, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { gatedRefusal } from "./managed-tasks-own.js";
 import { SESSION_ID } from "./output.js";
 
 const ID = "agent-cli/session";
@@ -19,7 +20,8 @@ export const sessionChecks: Check<AgentRun>[] = [
     clause: `${ID}/stays-up`,
     judge: (run) =>
       judgeEach(
-        allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true),
+        // A managed-gated launch may refuse to start: agent-cli/managed-tasks/gated judges it.
+        allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && !gatedRefusal(transcript, item)),
         ({ transcript, item }) => {
           if (!exitedAtStart(item) || item.exit === undefined) return [];
           const exit = item.exit;

@@ -1,9 +1,11 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
+import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, userTurns, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
+import { MANAGED_TOOL } from "../managed-tasks.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
 
 const ID = "agent-cli/turns";
 const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
@@ -129,9 +131,12 @@ export const turnChecks: Check<AgentRun>[] = [
     judge: (run) => {
       // A scripted model failure's own turn is judged by agent-cli/failures (with its own bound)
       // once its request reached the model; one that never got that far is an ordinary turn.
-      const failing = (transcript: Transcript, segment: Segment): boolean => scriptedFailure(segment) && callsIn(transcript, segment).length > 0;
+      // So are the managed-task turns whose own clause asks for one terminal event (managed-tasks-own.ts).
+      const failing = (transcript: Transcript, segment: Segment): boolean => (scriptedFailure(segment) && callsIn(transcript, segment).length > 0) || ownsTerminal(transcript, segment.process, segment.input?.message);
       const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && !failing(transcript, segment) && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
-      const strays = allProcesses(run).filter(({ transcript }) => transcript.stdoutOnly !== true).flatMap(({ transcript, item }) => item.unattributed.filter((l) => l.object?.type === "result" || l.object?.type === "message_stop").map((line) => ({ transcript, line })));
+      const strays = allProcesses(run)
+        .filter(({ transcript, item }) => transcript.stdoutOnly !== true && !gatedRefusal(transcript, item))
+        .flatMap(({ transcript, item }) => item.unattributed.filter((l) => (l.object?.type === "result" || l.object?.type === "message_stop") && !ownsTerminal(transcript, item.process, userTurns(item).filter((u) => u.at < l.at).pop()?.message)).map((line) => ({ transcript, line })));
       const judged = judgeEach(
         live,
         ({ transcript, segment }) =>
@@ -254,7 +259,8 @@ export const turnChecks: Check<AgentRun>[] = [
       if (cause !== undefined) return skip(cause);
       return judgeEach(
         allSegments(run).flatMap(({ transcript, segment }) => {
-          const call = callsIn(transcript, segment).find((c) => c.toolCall !== undefined);
+          // The managed-task tool has its own clause (agent-cli/managed-tasks/tool-use-shown).
+          const call = callsIn(transcript, segment).find((c) => c.toolCall !== undefined && c.toolCall.name !== MANAGED_TOOL);
           return call?.toolCall ? [{ transcript, segment, tool: call.toolCall.name }] : [];
         }),
         ({ transcript, segment, tool }) =>
