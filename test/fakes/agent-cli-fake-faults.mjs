@@ -9,7 +9,7 @@
 //   inputEnd(state)                  the real stdin ended; "keep-open" keeps the reference's open
 //   output(line, object, state, owed) a line the reference wrote -> the text to write instead
 //                                    (owed: the input line it answers, with its turn tag)
-//   fetch(url, init, state)          a model request of the reference (state.fetch is the real one)
+//   fetch(url, init, state)          a model or control-plane request of the reference (state.fetch is the real one)
 //   ignoreSigterm(state)             true: this SIGTERM is ignored
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseObject, textOf, turnTag, userMessage } from "./agent-cli-fake-hooks.mjs";
 import { DAEMON_FAULTS, leaveDaemon } from "./leftover-daemon.mjs";
+import { MANAGED_FAULTS } from "./agent-cli-fake-managed.mjs";
 
 const line = (object) => `${JSON.stringify(object)}\n`;
 const isResult = (object) => object?.type === "result";
@@ -316,6 +317,9 @@ export const FAULTS = {
   },
   // A grandchild in a new session, left running after the CLI exits (leftover-daemon.mjs).
   ...Object.fromEntries(DAEMON_FAULTS.map((name) => [name, { startup: () => leaveDaemon(name) }])),
+
+  // ---- the managed-task bridge (agent-cli-fake-managed.mjs)
+  ...MANAGED_FAULTS,
 
   // ---- fuzz-only: the fixed scenarios never send such text, only the fuzzer finds these
   "drop-terminal-on-line-separator": dropResultOfTurns((text) => text.includes("\u2028")),

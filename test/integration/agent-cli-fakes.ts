@@ -17,6 +17,11 @@ export const REFERENCE_ENV: Readonly<Record<string, string>> = {
   AWP_REFERENCE_API_BASE_URL: "{{fixture.openai}}",
   AWP_REFERENCE_API_KEY: "{{fixture.token}}",
   AWP_REFERENCE_TIMEOUT_MS: "2000",
+  // The managed-task bridge on, with the contract's names; a slow control plane is given up after 1 s.
+  AWP_AGENT_MANAGED_TASKS_OPT_IN: "1",
+  AWP_CONTROL_PLANE_URL: "{{fixture.controlplane}}",
+  AWP_CONTROL_PLANE_API_KEY: "{{fixture.controlplane_token}}",
+  AWP_REFERENCE_CONTROL_PLANE_TIMEOUT_MS: "1000",
 };
 const ENV_FLAGS = Object.entries(REFERENCE_ENV).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
 
@@ -122,7 +127,7 @@ function launchOf(c: AgentCliCase, dir: string): { args: string[]; env: Record<s
 /** Rough run time, so the long cases start first and the pool drains evenly; runs that need the pool alone go last. */
 function weight(c: AgentCliCase): number {
   if (c.alone === true) return 0;
-  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, "failures-error": 2, "failures-stall": 3, shutdown: 3 };
+  const long: Record<string, number> = { "sigterm-idle": 6, "sigterm-mid-turn": 6, "failures-error": 2, "failures-stall": 3, shutdown: 3, "managed-tasks": 4 };
   return Math.max(1, ...c.scenarios.map((s) => long[s] ?? 1)) + (c.options?.includes("--turn-timeout") ? 3 : 0) + (c.options?.includes("--quiet-window") ? 3 : 0);
 }
 
@@ -176,6 +181,7 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[])
           expect(report.summary.verdict).toBe(mustFails ? "not-conformant" : mustSkipped ? "incomplete" : "conformant");
           expect(report.options.fixtureToken).toBe(true);
           expect(text).not.toContain("sk-awp-");
+          expect(text).not.toMatch(/awp-cp-[0-9a-f]{48}/);
           for (const secret of c.secrets ?? []) expect(text).not.toContain(secret);
         }, TEST_TIMEOUT_MS);
         it(`${c.name} (${mode}): every finding of a failing clause carries evidence`, async () => {

@@ -118,26 +118,20 @@ export const LAUNCH_CONFIGS: readonly AgentCliCase[] = [
   { name: "no-secrets-in-args", fails: [lch("no-secrets-in-args")], scenarios: ["basic"], options: ["--args-json", JSON.stringify(["--api-key", SECRET_ARG])], secrets: [SECRET_ARG] },
 ];
 
-/** The bridge on, with the contract's variable names. */
-const BRIDGE = ["--env", "AWP_AGENT_MANAGED_TASKS_OPT_IN=1", "--env", "AWP_CONTROL_PLANE_URL={{fixture.controlplane}}", "--env", "AWP_CONTROL_PLANE_API_KEY={{fixture.controlplane_token}}"];
 const mt = (id: string): string => `agent-cli/managed-tasks/${id}`;
 
-/**
- * PENDING (branch i10-checks): the managed-task faults the fake must implement, one clause
- * each. No test runs this table yet: test/fakes/agent-cli-fake.mjs has none of these faults
- * and the scenario runners are the integrator's. Until both land, docs/clauses.md names them.
- */
+/** The managed-task faults (test/fakes/agent-cli-fake-managed.mjs), one clause each (every fake run has the bridge on: REFERENCE_ENV). */
 export const MANAGED_TASK_FAULTS: readonly AgentCliCase[] = [
-  { name: "managed-ignore-gate", fault: "managed-ignore-gate", fails: [mt("gated")], scenarios: ["managed-gated"], options: BRIDGE },
-  { name: "managed-argv-string", fault: "managed-argv-string", fails: [mt("argv-not-shell")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-same-key", fault: "managed-same-key", fails: [mt("idempotency-key")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-key-per-submission", fault: "managed-key-per-submission", fails: [mt("idempotency-resubmission")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-result-no-id", fault: "managed-result-no-id", fails: [mt("result-framing")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-uncut-output", fault: "managed-uncut-output", fails: [mt("bounded-output")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-timeout-untold", fault: "managed-timeout-untold", fails: [mt("wait-limit")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-double-result-on-500", fault: "managed-double-result-on-500", fails: [mt("control-plane-failures")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-no-call-limit", fault: "managed-no-call-limit", fails: [mt("call-limit")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-leak-key", fault: "managed-leak-key", fails: [mt("key-not-leaked")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-hide-tool-use", fault: "managed-hide-tool-use", fails: [mt("tool-use-shown")], scenarios: ["managed-tasks"], options: BRIDGE },
-  { name: "managed-task-type-shell", fault: "managed-task-type-shell", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"], options: BRIDGE },
+  { name: "managed-ignore-gate", fault: "managed-ignore-gate", fails: [mt("gated")], scenarios: ["managed-gated"] },
+  { name: "managed-argv-string", fault: "managed-argv-string", fails: [mt("argv-not-shell")], scenarios: ["managed-tasks"] },
+  { name: "managed-same-key", fault: "managed-same-key", fails: [mt("idempotency-key")], scenarios: ["managed-tasks"] },
+  { name: "managed-key-per-submission", fault: "managed-key-per-submission", fails: [mt("idempotency-resubmission")], scenarios: ["managed-tasks"] },
+  { name: "managed-result-no-id", fault: "managed-result-no-id", fails: [mt("result-framing")], scenarios: ["managed-tasks"] },
+  { name: "managed-uncut-output", fault: "managed-uncut-output", fails: [mt("bounded-output")], scenarios: ["managed-tasks"] },
+  { name: "managed-timeout-untold", fault: "managed-timeout-untold", fails: [mt("wait-limit")], scenarios: ["managed-tasks"] },
+  { name: "managed-double-result-on-500", fault: "managed-double-result-on-500", fails: [mt("control-plane-failures")], scenarios: ["managed-tasks"] },
+  { name: "managed-no-call-limit", fault: "managed-no-call-limit", fails: [mt("call-limit")], scenarios: ["managed-tasks"], options: ["--turn-timeout", "4000"] },
+  { name: "managed-leak-key", fault: "managed-leak-key", fails: [mt("key-not-leaked")], scenarios: ["managed-tasks"] },
+  { name: "managed-hide-tool-use", fault: "managed-hide-tool-use", fails: [mt("tool-use-shown")], scenarios: ["managed-tasks"] },
+  { name: "managed-task-type-shell", fault: "managed-task-type-shell", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"] },
 ];

@@ -9,20 +9,16 @@ import { failing } from "./cli.js";
 
 const PROTOCOL_NAME = "agent-cli/launch/protocol-name";
 const CATALOGUE = loadCatalogue("agent-cli");
-/**
- * PENDING (branch i10-checks): these runs do not turn the managed-task bridge on yet (the
- * runner, the reference's bridge and the fake's are other branches of issue 10), so its
- * clauses are not applicable; at merge the runs get the bridge and these pass.
- */
-const BRIDGE_OFF = CATALOGUE.filter((c) => c.id.startsWith("agent-cli/managed-tasks/")).map((c) => `${c.id}: not-applicable`);
 
 /** Every clause of the suite passes; launch/protocol-name is only judged with --from-env. */
 function expectConformant(report: RunReport, text: string, mode: Mode): void {
   expect(report.mode).toBe(mode);
   expect(report.clauses).toHaveLength(CATALOGUE.length);
-  expect(report.clauses.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.status}`)).toEqual([`${PROTOCOL_NAME}: not-applicable`, ...BRIDGE_OFF]);
+  expect(report.clauses.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.status}`)).toEqual([`${PROTOCOL_NAME}: not-applicable`]);
   expect(report.options.fixtureToken).toBe(true);
   expect(text).not.toContain("sk-awp-");
+  expect(text).not.toMatch(/awp-cp-[0-9a-f]{48}/);
+  expect(report.options.managedTasks).toBe(true);
 }
 
 // The launch clauses: the fake without a fault, each run with one broken configuration.

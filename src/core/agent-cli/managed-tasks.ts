@@ -96,7 +96,7 @@ export const PENDING_TIMEOUT_S = 2;
 const failureTurn = (kind: TaskPlanKind): ManagedTurn => ({
   tag: `mt-fail-${kind}`,
   prompt: `Run the task (${kind.replace(/-/g, " ")} case).`,
-  task: { argv: taskArgv({ kind, ...(kind === "slow" ? { delayMs: SLOW_PLAN_MS } : {}) }), timeout_seconds: 20 },
+  task: { argv: taskArgv({ kind, polls: 0, ...(kind === "slow" ? { delayMs: SLOW_PLAN_MS } : {}) }), timeout_seconds: 20 },
 });
 
 /** The turns of the managed-tasks scenario, in the order they are sent; a plain turn follows them. */
@@ -107,10 +107,10 @@ export const MANAGED_TURNS: readonly ManagedTurn[] = [
     task: { argv: taskArgv({ kind: "succeed", exitCode: TASK_EXIT_CODE, stdout: TASK_STDOUT, stderr: TASK_STDERR, polls: 1 }, SHELL_LOOKING), timeout_seconds: 30 },
     rounds: "AAB",
   },
-  { tag: "mt-huge", prompt: "Run the task with the long output.", task: { argv: taskArgv({ kind: "huge-stdout", bytes: HUGE_STDOUT_BYTES }), timeout_seconds: 30 } },
+  { tag: "mt-huge", prompt: "Run the task with the long output.", task: { argv: taskArgv({ kind: "huge-stdout", bytes: HUGE_STDOUT_BYTES, polls: 0 }), timeout_seconds: 30 } },
   { tag: "mt-pending", prompt: "Run the task that never finishes.", task: { argv: taskArgv({ kind: "pending" }), timeout_seconds: PENDING_TIMEOUT_S } },
   ...FAILURE_PLANS.map(failureTurn),
-  { tag: "mt-every", prompt: "Keep running tasks.", task: { argv: taskArgv({ kind: "succeed", stdout: "again" }), timeout_seconds: 10 }, rounds: "*" },
+  { tag: "mt-every", prompt: "Keep running tasks.", task: { argv: taskArgv({ kind: "succeed", stdout: "again", polls: 0 }), timeout_seconds: 10 }, rounds: "*" },
 ];
 
 /** The plain turn after the managed ones: the CLI still serves turns. */

@@ -42,7 +42,16 @@ export function ownsTerminal(transcript: Transcript, process: number, message: J
   return tag !== undefined && modelCalls(transcript).some(({ call, process: p }) => p === process && call.directive?.turn === tag && call.toolCall?.name === MANAGED_TOOL);
 }
 
-/** A managed-gated launch that the CLI refused at start: allowed when a bridge setting is missing. */
+/**
+ * A managed-gated launch that the CLI refused at start: allowed when a bridge setting is
+ * missing. Either it exited before serving its first turn, or it exited on its own (nonzero)
+ * having written nothing but error results: a startup error printed at once can reach the
+ * kit after its first line was written.
+ */
 export function gatedRefusal(transcript: Transcript, view: ProcessView): boolean {
-  return transcript.scenario === GATED_SCENARIO && exitedAtStart(view);
+  if (transcript.scenario !== GATED_SCENARIO) return false;
+  if (exitedAtStart(view)) return true;
+  const exit = view.exit;
+  if (exit === undefined || exit.killedByKit || exit.code === 0) return false;
+  return view.lines.length > 0 && view.lines.every((line) => line.object?.type === "result" && line.object["is_error"] === true);
 }

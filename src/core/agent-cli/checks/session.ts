@@ -37,7 +37,8 @@ export const sessionChecks: Check<AgentRun>[] = [
     clause: `${ID}/init-event`,
     judge: (run) =>
       judgeEach(
-        allProcesses(run).filter(({ item }) => userTurns(item).some((turn) => turn.output.length > 0)),
+        // A managed-gated launch may refuse to start with an error result: agent-cli/managed-tasks/gated judges it.
+        allProcesses(run).filter(({ transcript, item }) => !gatedRefusal(transcript, item) && userTurns(item).some((turn) => turn.output.length > 0)),
         ({ transcript, item }) => {
           const first = userTurns(item).find((turn) => turn.output.length > 0);
           const head = first?.output[0];
