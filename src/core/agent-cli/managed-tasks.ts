@@ -107,10 +107,11 @@ export const MANAGED_TURNS: readonly ManagedTurn[] = [
     task: { argv: taskArgv({ kind: "succeed", exitCode: TASK_EXIT_CODE, stdout: TASK_STDOUT, stderr: TASK_STDERR, polls: 1 }, SHELL_LOOKING), timeout_seconds: 30 },
     rounds: "AAB",
   },
-  { tag: "mt-huge", prompt: "Run the task with the long output.", task: { argv: taskArgv({ kind: "huge-stdout", bytes: HUGE_STDOUT_BYTES, polls: 0 }), timeout_seconds: 30 } },
   { tag: "mt-pending", prompt: "Run the task that never finishes.", task: { argv: taskArgv({ kind: "pending" }), timeout_seconds: PENDING_TIMEOUT_S } },
   ...FAILURE_PLANS.map(failureTurn),
   { tag: "mt-every", prompt: "Keep running tasks.", task: { argv: taskArgv({ kind: "succeed", stdout: "again", polls: 0 }), timeout_seconds: 10 }, rounds: "*" },
+  // Late: every later model request carries this turn's (cut) output again in its history.
+  { tag: "mt-huge", prompt: "Run the task with the long output.", task: { argv: taskArgv({ kind: "huge-stdout", bytes: HUGE_STDOUT_BYTES, polls: 0 }), timeout_seconds: 30 } },
 ];
 
 /** The plain turn after the managed ones: the CLI still serves turns. */
