@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseObject, textOf, turnTag, userMessage } from "./agent-cli-fake-hooks.mjs";
 import { DAEMON_FAULTS, leaveDaemon } from "./leftover-daemon.mjs";
+import { CONSISTENCY_FAULTS } from "./agent-cli-fake-consistency.mjs";
 
 const line = (object) => `${JSON.stringify(object)}\n`;
 const isResult = (object) => object?.type === "result";
@@ -251,6 +252,9 @@ export const FAULTS = {
       process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     },
   },
+
+  // ---- consistency with the model's side (agent-cli-fake-consistency.mjs)
+  ...CONSISTENCY_FAULTS,
 
   // ---- fidelity and secrets
   "truncate-stream": {

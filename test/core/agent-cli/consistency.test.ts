@@ -175,7 +175,7 @@ describe(`${C}/streamed-turn-succeeds`, () => {
     expect(judged(id, turn((s) => s.success("Hello there."))).status).toBe("pass");
     const r = judged(id, turn((s) => s.failure({ subtype: "error", result: "history_write_failed" })));
     expect(r.status).toBe("fail");
-    expect(r.findings[0]?.message).toBe("the model answered all 1 request(s) of the turn in full and its text was streamed, yet the turn ended with an error result");
+    expect(r.findings[0]?.message).toBe("the model answered the turn's request in full and its text was streamed, yet the turn ended with an error result");
     expect(r.findings[0]?.seen).toBe('subtype "error", result "history_write_failed"');
   });
 

@@ -141,7 +141,7 @@ function judgeStreamedTurn(turn: ModelTurn): Finding[] | undefined {
   if (!pieces.some((piece) => streamed.includes(piece))) return undefined;
   if (result.is_error === false) return [];
   const line = turn.segment.terminal as OutLine;
-  return [finding(`${CONSISTENCY}/streamed-turn-succeeds`, { transcript: turn.transcript, lines: [line] }, `the model answered all ${turn.calls.length} request(s) of the turn in full and its text was streamed, yet the turn ended with an error result`, { expected: "a success result", seen: `subtype ${show(result.subtype)}, result ${show(result.result)}` })];
+  return [finding(`${CONSISTENCY}/streamed-turn-succeeds`, { transcript: turn.transcript, lines: [line] }, `the model answered ${turn.calls.length === 1 ? "the turn's request" : `all ${turn.calls.length} requests of the turn`} in full and its text was streamed, yet the turn ended with an error result`, { expected: "a success result", seen: `subtype ${show(result.subtype)}, result ${show(result.result)}` })];
 }
 
 const streamedTurnSucceeds: Check<AgentRun> = {
