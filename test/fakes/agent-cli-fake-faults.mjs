@@ -239,7 +239,11 @@ export const FAULTS = {
 
   // ---- resume
   "error-after-resume": {
-    output: rewrite((o, state) => state.resumed && isResult(o), (o) => line({ type: "result", subtype: "error", is_error: true, session_id: o.session_id, result: "unknown_session" })),
+    // A resumed process fails its turns without showing an answer (the streamed text is dropped).
+    output: rewrite(
+      (o, state) => state.resumed && (isResult(o) || String(o.type).startsWith("content_block_")),
+      (o) => (isResult(o) ? line({ type: "result", subtype: "error", is_error: true, session_id: o.session_id, result: "unknown_session" }) : ""),
+    ),
   },
   "new-id-on-resume": {
     output: rewrite((o, state) => state.resumed && typeof o.session_id === "string", (o) => line({ ...o, session_id: `new-${o.session_id}` })),
