@@ -93,6 +93,12 @@ describe(`${C}/usage-matches-model`, () => {
     expect(judged(id, s)).toMatchObject({ status: "skip", reason: NO_MODEL_REASON });
   });
 
+  it("is not applicable to a plain stdout capture, which has no model side", () => {
+    const capture = { ...oneRound({ usage: { input_tokens: 1, output_tokens: 1 } }).transcript(), stdoutOnly: true as const };
+    const r = judgeAgentRun({ ...runOf(), transcripts: [capture], offline: true }).results.find((c) => c.id === id);
+    expect(r).toMatchObject({ status: "not-applicable", reason: expect.stringMatching(/^a plain stdout capture has no model side/) });
+  });
+
   it("finds a partial sum, and gives up rather than search without bound", () => {
     expect(partialSum([10, 30, 50], 60)).toEqual([0, 2]);
     expect(partialSum([10, 30, 50], 70)).toBeUndefined();

@@ -3,8 +3,9 @@
  * tool calls and the tool_use blocks a turn shows.
  */
 import { callsIn, isRecord, modelCalls, turnTagOf, type OutLine, type Segment } from "../analysis.js";
+import { modelCause } from "../causes.js";
 import type { ModelCall, Transcript } from "../types.js";
-import type { AgentRun } from "./helpers.js";
+import { notApplicable, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { allSegments } from "./turns.js";
 
 export const CONSISTENCY = "agent-cli/consistency";
@@ -22,6 +23,17 @@ export function overlapsAnotherTurn(transcript: Transcript, segment: Segment): b
     const at = call.startT ?? t;
     return process === segment.process && tag !== undefined && tag !== own && at > segment.from && at < end;
   });
+}
+
+/**
+ * Why the run has no model side to compare with: the CLI never reached the kit's model (a
+ * skip, with the run's shared reason), or only plain stdout captures are judged.
+ */
+export function noModelSide(run: AgentRun): Unjudged | undefined {
+  const cause = modelCause(run.transcripts);
+  if (cause !== undefined) return skip(cause);
+  const capture = run.transcripts.length > 0 && run.transcripts.every((t) => t.stdoutOnly === true);
+  return capture ? notApplicable("a plain stdout capture has no model side to compare with (judge a live run, or a transcript the kit recorded)") : undefined;
 }
 
 export interface ModelTurn {

@@ -7,11 +7,10 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { isRecord, type JsonRecord } from "../analysis.js";
-import { modelCause } from "../causes.js";
 import type { ModelCall, TokenUsage } from "../types.js";
 import { shownText } from "./blocks.js";
-import { callName, CONSISTENCY, modelTurns, shownToolUses, type ModelTurn } from "./consistency-turns.js";
-import { finding, judgeSome, notApplicable, skip, type AgentRun } from "./helpers.js";
+import { callName, CONSISTENCY, modelTurns, noModelSide, shownToolUses, type ModelTurn } from "./consistency-turns.js";
+import { finding, judgeSome, notApplicable, type AgentRun } from "./helpers.js";
 
 const CLAUSE = `${CONSISTENCY}/usage-matches-model`;
 const COUNTS = ["input_tokens", "output_tokens"] as const;
@@ -94,8 +93,8 @@ function judgeTurn(turn: ModelTurn): Finding[] | undefined {
 export const usageCheck: Check<AgentRun> = {
   clause: CLAUSE,
   judge: (run) => {
-    const cause = modelCause(run.transcripts);
-    if (cause !== undefined) return skip(cause);
+    const unjudged = noModelSide(run);
+    if (unjudged !== undefined) return unjudged;
     return judgeSome(
       modelTurns(run),
       judgeTurn,

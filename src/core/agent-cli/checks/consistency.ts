@@ -6,13 +6,12 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { isRecord, streamedText, type OutLine, type Segment } from "../analysis.js";
-import { modelCause } from "../causes.js";
 import type { ModelCall } from "../types.js";
 import { blockTypes } from "./blocks.js";
-import { callName, collapseRepeats, CONSISTENCY, modelTurns, shownToolUses, type ModelTurn, type ShownToolUse } from "./consistency-turns.js";
+import { callName, collapseRepeats, CONSISTENCY, modelTurns, noModelSide, shownToolUses, type ModelTurn, type ShownToolUse } from "./consistency-turns.js";
 import { usageCheck } from "./consistency-usage.js";
 import { modelPieces } from "./fidelity.js";
-import { finding, judgeEach, judgeSome, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeEach, judgeSome, notApplicable, processesOf, show, type AgentRun } from "./helpers.js";
 import { allSegments } from "./turns.js";
 
 const MAX_PER_TURN = 3;
@@ -56,8 +55,8 @@ export function toolUseProblems(shown: readonly ShownToolUse[], calls: readonly 
 const toolUseIds: Check<AgentRun> = {
   clause: `${CONSISTENCY}/tool-use-ids`,
   judge: (run) => {
-    const cause = modelCause(run.transcripts);
-    if (cause !== undefined) return skip(cause);
+    const unjudged = noModelSide(run);
+    if (unjudged !== undefined) return unjudged;
     const turns = modelTurns(run).map((turn) => ({ ...turn, shown: shownToolUses(turn.segment.output) })).filter((turn) => turn.shown.length > 0);
     return judgeEach(
       turns,
@@ -147,8 +146,8 @@ function judgeStreamedTurn(turn: ModelTurn): Finding[] | undefined {
 const streamedTurnSucceeds: Check<AgentRun> = {
   clause: `${CONSISTENCY}/streamed-turn-succeeds`,
   judge: (run) => {
-    const cause = modelCause(run.transcripts);
-    if (cause !== undefined) return skip(cause);
+    const unjudged = noModelSide(run);
+    if (unjudged !== undefined) return unjudged;
     return judgeSome(modelTurns(run), judgeStreamedTurn, notApplicable("no text-only turn whose model requests were all answered in full streamed the model's text and ended with a result"));
   },
 };
