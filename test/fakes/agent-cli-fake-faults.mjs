@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { parseObject, textOf, turnTag, userMessage } from "./agent-cli-fake-hooks.mjs";
 import { DAEMON_FAULTS, leaveDaemon } from "./leftover-daemon.mjs";
 import { MANAGED_FAULTS } from "./agent-cli-fake-managed.mjs";
+import { CONSISTENCY_FAULTS } from "./agent-cli-fake-consistency.mjs";
 
 const line = (object) => `${JSON.stringify(object)}\n`;
 const isResult = (object) => object?.type === "result";
@@ -239,7 +240,11 @@ export const FAULTS = {
 
   // ---- resume
   "error-after-resume": {
-    output: rewrite((o, state) => state.resumed && isResult(o), (o) => line({ type: "result", subtype: "error", is_error: true, session_id: o.session_id, result: "unknown_session" })),
+    // A resumed process fails its turns without showing an answer (the streamed text is dropped).
+    output: rewrite(
+      (o, state) => state.resumed && (isResult(o) || String(o.type).startsWith("content_block_")),
+      (o) => (isResult(o) ? line({ type: "result", subtype: "error", is_error: true, session_id: o.session_id, result: "unknown_session" }) : ""),
+    ),
   },
   "new-id-on-resume": {
     output: rewrite((o, state) => state.resumed && typeof o.session_id === "string", (o) => line({ ...o, session_id: `new-${o.session_id}` })),
@@ -252,6 +257,9 @@ export const FAULTS = {
       process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     },
   },
+
+  // ---- consistency with the model's side (agent-cli-fake-consistency.mjs)
+  ...CONSISTENCY_FAULTS,
 
   // ---- fidelity and secrets
   "truncate-stream": {

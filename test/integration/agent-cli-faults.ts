@@ -99,6 +99,16 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
   { name: "leave-daemon-no-fds", fault: "leave-daemon-no-fds", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
 ];
 
+const con = (id: string): string => `agent-cli/consistency/${id}`;
+
+/** What the CLI tells the host disagreeing with what its model did (test/fakes/agent-cli-fake-consistency.mjs). */
+export const CONSISTENCY_FAULTS: readonly AgentCliCase[] = [
+  { name: "last-round-usage", fault: "last-round-usage", fails: [con("usage-matches-model")], scenarios: ["tools"] },
+  { name: "invented-tool-id", fault: "invented-tool-id", fails: [con("tool-use-ids")], scenarios: ["tools"] },
+  { name: "overlapping-blocks", fault: "overlapping-blocks", fails: [con("block-sequence")], scenarios: ["basic"] },
+  { name: "error-after-stream", fault: "error-after-stream", fails: [con("streamed-turn-succeeds")], scenarios: ["basic"] },
+];
+
 const SECRET_ARG = "sk-test-1234567890abcdef";
 
 /** Launch clauses: the fake without a fault, run with a configuration that breaks one clause. */

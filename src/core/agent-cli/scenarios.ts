@@ -3,11 +3,11 @@
  * implements them; checks find transcripts by these names (golden files carry them too).
  */
 export const SCENARIOS = {
-  basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/secrets", "agent-cli/termination/stdin-eof", "agent-cli/termination/no-leftover-processes"], about: "two turns, then the end of stdin (after the long quiet window)" },
+  basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/consistency", "agent-cli/secrets", "agent-cli/termination/stdin-eof", "agent-cli/termination/no-leftover-processes"], about: "two turns, then the end of stdin (after the long quiet window)" },
   queued: { judges: ["agent-cli/turns/terminal-in-order", "agent-cli/turns/one-terminal-per-turn"], about: "three turns written back to back" },
   content: { judges: ["agent-cli/input/text-block", "agent-cli/input/image-block", "agent-cli/input/document-block", "agent-cli/input/unsupported-block"], about: "text, image, document and unknown blocks" },
   malformed: { judges: ["agent-cli/input/survives-malformed-line"], about: "lines that are not user messages, then a valid turn" },
-  tools: { judges: ["agent-cli/turns/tool-use"], about: "the model calls a tool the CLI offered" },
+  tools: { judges: ["agent-cli/turns/tool-use", "agent-cli/consistency"], about: "the model calls a tool the CLI offered" },
   mcp: { judges: ["agent-cli/input/mcp-config"], about: "launched with --mcp-config" },
   resume: { judges: ["agent-cli/resume"], about: "a turn, exit, relaunch with --resume, a turn" },
   "failures-error": { judges: ["agent-cli/failures/model-error"], about: "the model answers HTTP 500, then a good turn (own process, --stall-timeout)" },

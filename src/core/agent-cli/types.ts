@@ -197,6 +197,12 @@ export interface Directive {
 
 export type ModelApi = "openai" | "anthropic";
 
+/** Token counts as the contract's result carries them. */
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
 /** One request the fixture received, and what it answered. */
 export interface ModelCall {
   seq: number;
@@ -227,6 +233,12 @@ export interface ModelCall {
   toolSkipped?: string;
   /** Tool rounds already in this turn when the request came (0: the turn's first request). */
   round?: number;
+  /**
+   * The token counts the fixture's answer reported to the client (set when a successful
+   * answer is written; absent when the answer reported none: an OpenAI stream without
+   * stream_options.include_usage, an error, a stall).
+   */
+  usage?: TokenUsage;
   /** complete: the whole reply was sent; stalled: left hanging; aborted: the client went away first. */
   outcome: "complete" | "error" | "stalled" | "aborted" | "unauthorized" | "bad-request";
 }

@@ -1,4 +1,5 @@
 import type { Check } from "../../report/judge.js";
+import { consistencyChecks } from "./consistency.js";
 import { failureChecks } from "./failures.js";
 import { fidelityChecks } from "./fidelity.js";
 import type { AgentRun } from "./helpers.js";
@@ -20,6 +21,7 @@ export const agentCliChecks: readonly Check<AgentRun>[] = [
   ...inputChecks,
   ...resumeChecks,
   ...fidelityChecks,
+  ...consistencyChecks,
   ...failureChecks,
   ...terminationChecks,
   ...managedTaskChecks,
