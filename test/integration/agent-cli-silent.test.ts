@@ -57,10 +57,12 @@ describe("a CLI that never answers gets a complete report after one wave", () =>
     const r = await silent;
     expectNeverAnswered(r, /; it wrote nothing on stdout; nothing on stderr: make it read one JSON line per turn on stdin/);
     const progress = r.stderr.trimEnd().split("\n");
-    expect(progress).toHaveLength(SCENARIO_NAMES.length);
+    // Without {{fixture.controlplane}} the managed-task scenarios do not run at all.
+    const run = SCENARIO_NAMES.filter((s) => !s.startsWith("managed-"));
+    expect(progress).toHaveLength(run.length);
     for (const line of progress) expect(line).toMatch(/^awp-conformance: agent-cli \(awp-jsonl\) scenario [a-z-]+ (stopped after \d+\.\d s: .+|not run: the CLI answered no turn of any scenario)$/);
     const notRun = progress.filter((l) => l.includes(" not run: ")).map((l) => /scenario (\S+)/.exec(l)?.[1]);
-    expect(notRun.sort()).toEqual(SCENARIO_NAMES.filter((s) => !FIRST_WAVE.includes(s)).sort());
+    expect(notRun.sort()).toEqual(run.filter((s) => !FIRST_WAVE.includes(s)).sort());
     // The waits that ran out: at least one, and never more than one per scenario of the first wave.
     const ranOut = progress.filter((l) => l.endsWith(`got no terminal event within ${TURN_TIMEOUT_MS} ms (--turn-timeout)`));
     expect(ranOut.length).toBeGreaterThanOrEqual(1);

@@ -3,6 +3,7 @@
  * with itself across a whole turn (suites/agent-cli/consistency.yaml). The usage rule is in
  * consistency-usage.ts.
  */
+import { GATED_SCENARIO, MANAGED_SCENARIO } from "./managed-tasks-own.js";
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { isRecord, streamedText, type OutLine, type Segment } from "../analysis.js";
@@ -57,7 +58,11 @@ const toolUseIds: Check<AgentRun> = {
   judge: (run) => {
     const unjudged = noModelSide(run);
     if (unjudged !== undefined) return unjudged;
-    const turns = modelTurns(run).map((turn) => ({ ...turn, shown: shownToolUses(turn.segment.output) })).filter((turn) => turn.shown.length > 0);
+    // The managed-task scenarios show their tool calls to agent-cli/managed-tasks/tool-use-shown, which judges the same ids.
+    const turns = modelTurns(run)
+      .filter((turn) => turn.transcript.scenario !== MANAGED_SCENARIO && turn.transcript.scenario !== GATED_SCENARIO)
+      .map((turn) => ({ ...turn, shown: shownToolUses(turn.segment.output) }))
+      .filter((turn) => turn.shown.length > 0);
     return judgeEach(
       turns,
       ({ transcript, shown, calls }) =>

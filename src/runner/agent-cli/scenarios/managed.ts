@@ -6,6 +6,9 @@
 import { AFTER_TAG, describePlace, GATED_PARTS, MANAGED_TURNS, partPlace, taskArgv, withoutSetting } from "../../../core/agent-cli/managed-tasks.js";
 import type { ScenarioContext } from "../context.js";
 
+/** How long a gated launch that answered with an error result may take to exit on its own (a refusal to start). */
+const REFUSAL_EXIT_MS = 2_000;
+
 /** Every managed turn in order, then a plain one: a failing control plane must not stop the CLI serving turns. */
 export async function managedTasks(ctx: ScenarioContext): Promise<void> {
   const s = await ctx.start();
@@ -31,7 +34,10 @@ export async function managedGated(ctx: ScenarioContext): Promise<void> {
     }
     ctx.note(`managed-gated: launch without ${part} (${describePlace(place)})`);
     const s = await ctx.start({}, undefined, withoutSetting(ctx.setup.config, place));
-    await ctx.turn(s, "Run the task if you can.", { turn: `mt-gated-${part}`, task: { argv: taskArgv({ kind: "succeed", stdout: "gated" }), timeout_seconds: 10 } });
+    const terminal = await ctx.turn(s, "Run the task if you can.", { turn: `mt-gated-${part}`, task: { argv: taskArgv({ kind: "succeed", stdout: "gated" }), timeout_seconds: 10 } });
+    // A CLI refusing to start may print its error result before it exits: give it the time to exit on its own.
+    const answer = terminal?.json as { is_error?: unknown } | null | undefined;
+    if (answer?.is_error === true) await s.waitQuiet(REFUSAL_EXIT_MS);
     await s.stop();
   }
 }
