@@ -14,7 +14,7 @@ import type { Finding } from "../../core/report/types.js";
 import { makeRedactor, redactDeep } from "../../core/report/redact.js";
 import { finding } from "../../core/agent-cli/checks/helpers.js";
 import { ScenarioContext } from "../../runner/agent-cli/context.js";
-import { newRunKeys, startScenarioFixtures, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
+import { newRunKeys, startScenarioFixtures, type RunKeys, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
 import type { LiveSession } from "../../runner/agent-cli/session.js";
 import type { AgentStep } from "../types.js";
 
@@ -73,13 +73,13 @@ export function fuzzReply(i: number): string {
 }
 
 /** Judges a transcript on FUZZ_AGENT_CLAUSES; the findings of failed clauses, in catalogue order. */
-export function judgeFuzzTranscript(transcript: Transcript, token: string | undefined, turnTimeoutMs: number): Finding[] {
+export function judgeFuzzTranscript(transcript: Transcript, token: string | undefined, turnTimeoutMs: number, otherSecrets: readonly string[] = []): Finding[] {
   const run: AgentRun = { mode: transcript.mode, transcripts: [transcript], ...(token !== undefined ? { token } : {}), turnTimeoutMs, offline: false };
   const findings = judgeAgentRun(run, (id) => SELECTED.has(id))
     .results.filter((r) => r.status === "fail")
     .flatMap((r) => r.findings.map((f): Finding => ({ ...f, foundBy: "fuzz" })));
   // The session's API key never leaves the kit, not even in a finding about a leak.
-  return redactDeep(findings, makeRedactor(token !== undefined ? [token] : []));
+  return redactDeep(findings, makeRedactor([...(token !== undefined ? [token] : []), ...otherSecrets]));
 }
 
 /**
@@ -110,7 +110,7 @@ export class FuzzSession {
     private readonly live: LiveSession,
     private readonly fixtures: ScenarioFixtures,
     private readonly root: string,
-    private readonly token: string | undefined,
+    private readonly keys: RunKeys,
   ) {}
 
   /** Launches the candidate; everything it started is released again when it throws. */
@@ -121,7 +121,6 @@ export class FuzzSession {
     mkdirSync(cwd, { recursive: true });
     mkdirSync(home, { recursive: true });
     const keys = newRunKeys(fuzz.config);
-    const token = keys.token;
     let fixtures: ScenarioFixtures | undefined;
     let ctx: ScenarioContext | undefined;
     try {
@@ -139,13 +138,18 @@ export class FuzzSession {
         launcherEnv: fuzz.launcherEnv ?? process.env,
       });
       const live = await ctx.launch();
-      return new FuzzSession(fuzz, ctx, live, fixtures, root, token);
+      return new FuzzSession(fuzz, ctx, live, fixtures, root, keys);
     } catch (error) {
       await ctx?.finish();
       await fixtures?.close();
       rmSync(root, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** Keys besides the model's that reports must never show (the control-plane key). */
+  private secrets(): string[] {
+    return this.keys.controlPlaneToken !== undefined ? [this.keys.controlPlaneToken] : [];
   }
 
   /** Performs one step, waiting (bounded) for what answers it. */
@@ -199,7 +203,7 @@ export class FuzzSession {
   /** Findings of the transcript so far; judge before close(): the kit's stop excuses a turn left waiting. */
   judge(): Finding[] {
     const transcript = this.transcript();
-    const findings = judgeFuzzTranscript(transcript, this.token, this.fuzz.turnTimeoutMs);
+    const findings = judgeFuzzTranscript(transcript, this.keys.token, this.fuzz.turnTimeoutMs, this.secrets());
     if (findings.some((f) => f.clause === "agent-cli/turns/no-exit-mid-turn")) return findings;
     const when =
       this.diedInTurn !== undefined
@@ -208,7 +212,7 @@ export class FuzzSession {
           ? `before the host could write the next ${this.died.op === "turn" ? "turn" : "line"}`
           : undefined;
     if (when === undefined) return findings;
-    return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor(this.token !== undefined ? [this.token] : []))];
+    return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor([...(this.keys.token !== undefined ? [this.keys.token] : []), ...this.secrets()]))];
   }
 
   /** Throws an AgentFuzzViolation when the transcript so far breaks a clause. */
