@@ -8,6 +8,16 @@ import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
 const temp = useTempDirs();
 
+describe("the installed bin", () => {
+  it("is executable after the build, so `npx awp-conformance` works in a fresh clone", () => {
+    // tsc writes 0644; scripts/bin-mode.mjs (part of npm run build) sets the execute bits.
+    const result = spawnSync(join(ROOT, "dist/src/cli/main.js"), ["list", "--protocol", "provider"], { encoding: "utf8", timeout: 30_000 });
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^MUST {3}provider\//);
+  });
+});
+
 describe("awp-conformance list and digest", () => {
   it("lists every provider clause with its level and title", async () => {
     const result = await runCli(["list", "--protocol", "provider"]);
