@@ -136,9 +136,9 @@ function weight(c: AgentCliCase): number {
  * failing clauses and exit code, that the report never shows a secret, and (separately)
  * that every finding of a failing clause carries evidence.
  */
-export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[]): void {
+export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[], runsAtOnce = RUNS_PER_FILE): void {
   const dirs: string[] = [];
-  const limit = pool(RUNS_PER_FILE);
+  const limit = pool(runsAtOnce);
   const runs = new Map<string, Promise<KitRun>>();
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -169,7 +169,7 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[])
   describe.concurrent(title, () => {
     for (const c of ordered) {
       for (const mode of MODES) {
-        it(`${c.name} (${mode}) fails exactly ${c.fails.join(", ")}; the report shows no secret`, async () => {
+        it(`${c.name} (${mode}) fails exactly ${c.fails.join(", ")}, each finding with evidence; the report shows no secret`, async () => {
           const { code, report, text } = await runOf(c, mode);
           expect(report.mode).toBe(mode);
           expect(failing(report)).toEqual([...c.fails].sort());
@@ -183,11 +183,8 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[])
           expect(text).not.toContain("sk-awp-");
           expect(text).not.toMatch(/awp-cp-[0-9a-f]{48}/);
           for (const secret of c.secrets ?? []) expect(text).not.toContain(secret);
-        }, TEST_TIMEOUT_MS);
-        it(`${c.name} (${mode}): every finding of a failing clause carries evidence`, async () => {
-          const { report } = await runOf(c, mode);
-          const failed = report.clauses.filter((clause) => clause.status === "fail");
-          for (const clause of failed) {
+          // Every finding of a failing clause carries evidence.
+          for (const clause of report.clauses.filter((r) => r.status === "fail")) {
             expect(clause.findings.length, clause.id).toBeGreaterThan(0);
             for (const f of clause.findings) expect(f.evidence?.length ?? 0, `${clause.id}: ${f.message}`).toBeGreaterThan(0);
           }
