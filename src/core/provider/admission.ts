@@ -71,9 +71,15 @@ export interface StepVerdict {
   note?: string;
 }
 
-/** The step as the command line writes it: EVENT:EFFECT[,EFFECT][@OPERATION]. */
+/** The step as the command line writes it (admission-syntax.ts): EVENT:EFFECT[,EFFECT][@OPERATION][/KEY=VALUE]... */
 export function stepLabel(step: AdmissionStep): string {
-  return `${step.event}:${step.effects.join(",")}${step.operation !== undefined ? `@${step.operation}` : ""}`;
+  const options = [
+    step.onError !== undefined ? `/on_error=${step.onError}` : "",
+    step.guarantee !== undefined ? `/guarantee=${step.guarantee}` : "",
+    step.tools !== undefined ? `/tools=${step.tools.join(",")}` : "",
+    step.required !== undefined ? `/required=${step.required}` : "",
+  ];
+  return `${step.event}:${step.effects.join(",")}${step.operation !== undefined ? `@${step.operation}` : ""}${options.join("")}`;
 }
 
 function evidenceReasons(evidence: ProviderEvidence): string[] {
