@@ -4,6 +4,7 @@ import { hideBin } from "yargs/helpers";
 import { KitError } from "../core/errors.js";
 import { kitVersion } from "../core/paths.js";
 import { killAllGroups } from "../runner/process-group.js";
+import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
@@ -24,10 +25,11 @@ async function main(argv: string[]): Promise<number> {
   y = fuzzCommand(y, setCode);
   y = replayCommand(y, setCode);
   y = reportCommand(y, setCode);
+  y = admitCommand(y, setCode);
   y = listCommand(y);
   y = digestCommand(y);
   await y
-    .demandCommand(1, "give a command: run, fuzz, replay, check, record, fixture, report, list or digest")
+    .demandCommand(1, "give a command: run, admit, fuzz, replay, check, record, fixture, report, list or digest")
     .fail((message, error) => {
       if (error) throw error;
       throw new KitError("usage", message);

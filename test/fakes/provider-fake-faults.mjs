@@ -54,6 +54,10 @@ const RESPONSE = {
   "replace-without-projection": (res, req) => (res.effects && req.allowed_effects.includes("replace_result") && !req.event.tool.result_projection ? { ...res, effects: [{ type: "replace_result", text: "[redacted]" }] } : res),
   "empty-block-text": (res) => (res.effects ? { ...res, effects: res.effects.map((e) => (e.type === "block" ? { ...e, text: "" } : e)) } : res),
   "observe-with-text": (res) => (res.effects ? { ...res, effects: res.effects.map((e) => (e.type === "observe" ? { ...e, text: "seen" } : e)) } : res),
+  // For `awp-conformance admit` (test/integration/admit.test.ts), not a clause: a protocol-valid
+  // description with one more operation the v1alpha1 profile cannot admit (ask and input
+  // replacement on tool.before, and a permission.request event).
+  "inadmissible-operation": (res, req) => (req.method === "describe" && res.operations ? { ...res, operations: [...res.operations, { name: "approve", events: ["tool.before", "permission.request"], effects: ["ask", "replace_input"] }] } : res),
 };
 
 /** JSON text as the fake writes it (bigint as digits). */
