@@ -54,6 +54,9 @@ const RESPONSE = {
   "replace-without-projection": (res, req) => (res.effects && req.allowed_effects.includes("replace_result") && !req.event.tool.result_projection ? { ...res, effects: [{ type: "replace_result", text: "[redacted]" }] } : res),
   "empty-block-text": (res) => (res.effects ? { ...res, effects: res.effects.map((e) => (e.type === "block" ? { ...e, text: "" } : e)) } : res),
   "observe-with-text": (res) => (res.effects ? { ...res, effects: res.effects.map((e) => (e.type === "observe" ? { ...e, text: "seen" } : e)) } : res),
+  // policy-test (issue 11): a protocol-valid wrong decision, for `awp-conformance policy-test`; fails no
+  // clause of `run`. It never blocks: a block becomes an observe when observe is admitted, else no effect.
+  "wrong-decision": (res, req) => (res.effects ? { ...res, effects: res.effects.flatMap((e) => (e.type !== "block" ? [e] : req.allowed_effects.includes("observe") ? [{ type: "observe", reason_code: "tool_seen" }] : [])) } : res),
 };
 
 /** JSON text as the fake writes it (bigint as digits). */

@@ -23,7 +23,7 @@ function plainJson(value: unknown, file: string, budget: { values: number }, dep
     if (!Number.isFinite(value)) throw inputError(file, `${path || "/"} is not a finite number`);
     return value;
   }
-  if (depth > maxDepth) throw inputError(file, `${path} is nested deeper than the limit of ${maxDepth} levels`);
+  if (depth > maxDepth) throw inputError(file, `${printable(path.slice(0, 80))}… is nested deeper than the limit of ${maxDepth} levels (an alias that contains itself?)`);
   if (Array.isArray(value)) return value.map((item, i) => plainJson(item, file, budget, depth + 1, `${path}/${i}`));
   if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
     const out: { [key: string]: JsonValue } = {};
@@ -38,7 +38,7 @@ function plainJson(value: unknown, file: string, budget: { values: number }, dep
 function parseYaml(bytes: Uint8Array, file: string): JsonValue {
   checkText(bytes, file);
   const text = Buffer.from(withoutBom(bytes)).toString("utf8");
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true });
   const error = doc.errors[0] ?? doc.warnings[0];
   if (error !== undefined) {
     const line = error.linePos?.[0]?.line;

@@ -73,7 +73,6 @@ function brokenFindings(c: PolicyCase, exchange: ProviderExchange, broken: reado
     clause: c.id,
     scenario: c.name,
     message: `${what} breaks ${b.clause}: ${b.finding.message}`,
-    expected: describeExpectation(c.expect),
     requestId: exchange.requestId,
   }));
 }

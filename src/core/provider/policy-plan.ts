@@ -34,7 +34,7 @@ function operationOf(c: PolicyCase, operations: readonly OperationDecl[]): Opera
   const takers = operations.filter((o) => o.events.includes(c.event));
   if (takers.length === 1 && takers[0] !== undefined) return takers[0];
   if (takers.length === 0) return `no operation of the Provider takes ${c.event} (describe declares ${names(operations) || "none"})`;
-  throw new KitError("usage", `${c.file}: case "${c.name}": ${takers.map((o) => o.name).join(" and ")} all take ${c.event}; give operation: NAME`);
+  throw new KitError("usage", `${c.file}: case "${c.name}": ${takers.map((o) => o.name).join(" and ")} ${takers.length === 2 ? "both" : "all"} take ${c.event}; give operation: NAME`);
 }
 
 /** The effects the Host would admit: the case's own, else what the operation declares within the profile. */
