@@ -56,6 +56,12 @@ describe("awp-conformance policy-test (built CLI)", () => {
     expect(finding?.reproduce).toMatch(/--fault wrong-decision < .*requests\/\d+-case-1\.json$/);
   });
 
+  it("saves a report that `report` re-renders, with the same verdict", async () => {
+    const again = await runCli(["report", join(out.wrong, "report.json"), "--format", "junit"]);
+    expect(again.code).toBe(1);
+    expect(readFileSync(join(out.wrong, "report.xml"), "utf8").match(/<testcase /g)).toHaveLength(10);
+  });
+
   it("never passes a case on a protocol-invalid response, even when the decision matches", () => {
     expect(invalid.code).toBe(1);
     const report = readReport(out.invalid);
