@@ -8,6 +8,7 @@ import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
+import { policyTestCommand } from "./commands/policy-test.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommandDefinition } from "./commands/run.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
@@ -22,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
   y = checkCommand(y, setCode);
   y = recordCommand(y);
   y = fixtureCommand(y);
+  y = policyTestCommand(y, setCode);
   y = fuzzCommand(y, setCode);
   y = replayCommand(y, setCode);
   y = reportCommand(y, setCode);
@@ -29,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
   y = listCommand(y);
   y = digestCommand(y);
   await y
-    .demandCommand(1, "give a command: run, admit, fuzz, replay, check, record, fixture, report, list or digest")
+    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, check, record, fixture, report, list or digest")
     .fail((message, error) => {
       if (error) throw error;
       throw new KitError("usage", message);

@@ -66,7 +66,9 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const firstWith = new Map<string, string>();
   for (const result of report.clauses) {
     const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith, report.halted))}`) : "";
-    lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}  ${style.dim(result.title)}${reason}`);
+    // A policy-test entry's title is its case name, already the end of its id.
+    const title = report.protocol === "policy-test" ? "" : `  ${style.dim(result.title)}`;
+    lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}${title}${reason}`);
     if (result.status === "fail") {
       for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
       if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));
@@ -121,6 +123,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
  */
 export function summaryLine(report: RunReport, style: Style = makeStyle(false)): string {
   const s = report.summary;
+  const unit = report.protocol === "policy-test" ? "case" : "clause";
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
   if (s.warnings > 0) parts.push(plural(s.warnings, "warning"));
   if (s.expectedFailures > 0) parts.push(`${s.expectedFailures} expected failure${s.expectedFailures === 1 ? "" : "s"}`);
@@ -129,7 +132,7 @@ export function summaryLine(report: RunReport, style: Style = makeStyle(false)):
   if (s.notApplicable > 0) parts.push(`${s.notApplicable} not applicable`);
   const deselected = s.deselected > 0 ? ` (${s.deselected} deselected)` : "";
   const reasons = [
-    ...(s.failed > 0 ? [`${s.failed} ${s.level === "must" ? "MUST " : ""}clause${s.failed === 1 ? "" : "s"} failed`] : []),
+    ...(s.failed > 0 ? [`${s.failed} ${s.level === "must" && unit === "clause" ? "MUST " : ""}${unit}${s.failed === 1 ? "" : "s"} failed`] : []),
     ...(s.stale.length > 0 ? [plural(s.stale.length, "stale expectation")] : []),
   ];
   let verdict: string;
@@ -146,5 +149,5 @@ export function summaryLine(report: RunReport, style: Style = makeStyle(false)):
     default:
       verdict = style.red(`not conformant (${reasons.join(", ")})`);
   }
-  return `${plural(s.total, "clause")}: ${parts.join(", ")}${deselected} — ${verdict}`;
+  return `${plural(s.total, unit)}: ${parts.join(", ")}${deselected} — ${verdict}`;
 }

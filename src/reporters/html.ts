@@ -9,6 +9,8 @@ import type { ReporterOptions } from "./types.js";
 
 /** The kit's own clause texts and sources, by id; empty if the catalogue cannot be read. */
 function catalogueOf(report: RunReport): Map<string, Clause> {
+  // Policy-test entries are the user's own cases, not catalogue clauses.
+  if (report.protocol === "policy-test") return new Map();
   try {
     return new Map(loadCatalogue(report.protocol).map((clause) => [clause.id, clause]));
   } catch {

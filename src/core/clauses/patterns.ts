@@ -49,6 +49,7 @@ interface IdBits {
 /** The same few ids are matched against every pattern: their bit tables are kept (a bounded cache). */
 const tables = new Map<string, IdBits>();
 const TABLE_CACHE = 4096;
+const MAX_CACHED_CHARS = 512;
 
 function bitsOf(id: string): IdBits {
   const known = tables.get(id);
@@ -66,8 +67,10 @@ function bitsOf(id: string): IdBits {
     if (mask === undefined) masks.set(code, (mask = new Uint32Array(words)));
     mask[w]! |= bit;
   }
-  if (tables.size >= TABLE_CACHE) tables.clear();
   const bits = { words, enter, masks };
+  // Long texts (policy-test text patterns) are matched once: only ids are worth keeping.
+  if (n > MAX_CACHED_CHARS) return bits;
+  if (tables.size >= TABLE_CACHE) tables.clear();
   tables.set(id, bits);
   return bits;
 }
@@ -121,6 +124,16 @@ export function compilePattern(pattern: string): ClausePattern {
   if (!trimmed.includes("*")) return { source: trimmed, test: (id) => id === trimmed || id.startsWith(`${trimmed}/`) };
   const tokens = tokenize(trimmed);
   return { source: trimmed, test: (id) => matchTokens(tokens, id) };
+}
+
+/**
+ * A text pattern (policy-test `text`): `*` matches any run of characters, slashes included;
+ * without `*` the text must equal the pattern. Nothing is trimmed. Linear-time like the clause patterns.
+ */
+export function compileTextPattern(pattern: string): ClausePattern {
+  if (!pattern.includes("*")) return { source: pattern, test: (text) => text === pattern };
+  const tokens = tokenize(pattern).map((token) => (token === STAR ? GLOBSTAR : token));
+  return { source: pattern, test: (text) => matchTokens(tokens, text) };
 }
 
 export function matchesAny(id: string, patterns: readonly ClausePattern[]): boolean {

@@ -86,7 +86,7 @@ export function checkNumbers(value: JsonValue, file: string, where: string, skip
 }
 
 let ajv: Ajv2020 | undefined;
-const SCHEMA_FILES = ["report.schema.json", "replay.schema.json", "golden.schema.json"];
+const SCHEMA_FILES = ["report.schema.json", "replay.schema.json", "golden.schema.json", "policy-cases.schema.json"];
 const BASE = "https://awp-conformance.dev/schemas/";
 
 /** Ajv for input files: stops at the first error (a hostile file must not make thousands). */

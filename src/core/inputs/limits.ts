@@ -7,7 +7,7 @@
 
 export const MiB = 1024 * 1024;
 
-export type InputKind = "transcript" | "report" | "list" | "replay" | "config" | "request";
+export type InputKind = "transcript" | "report" | "list" | "replay" | "config" | "request" | "cases";
 
 export interface InputLimit {
   /** What the file is, for messages ("transcript", "expected-failures list"...). */
@@ -34,6 +34,8 @@ export const INPUT_LIMITS: Readonly<Record<InputKind, InputLimit>> = {
   list: { what: "clause list", maxBytes: 1 * MiB, maxDepth: 1, maxLineBytes: 4096, maxLines: 100_000, maxValues: 0 },
   config: { what: "configuration file", maxBytes: 1 * MiB, maxDepth: 32, maxLineBytes: 1 * MiB, maxLines: 1_000_000, maxValues: 1_000_000 },
   request: { what: "request file", maxBytes: 64 * MiB, maxDepth: 1, maxLineBytes: 64 * MiB, maxLines: 64 * MiB, maxValues: 0 },
+  /** Policy-test case files (YAML or JSON): a case's request is at most 1 MiB and 32 levels, plus the file's own nesting. */
+  cases: { what: "policy case file", maxBytes: 4 * MiB, maxDepth: 40, maxLineBytes: 1 * MiB, maxLines: 1_000_000, maxValues: 1_000_000 },
 };
 
 /**

@@ -30,8 +30,14 @@ export interface InvokeSpec {
   config: JsonObject;
   event: ToolEvent;
   tool: ToolProbe;
-  callId: string;
+  callId: string | null;
   withProjection: boolean;
+  /** event.agent.adapter (default qwenpaw). */
+  adapter?: string;
+  /** event.session_id (default awp-conformance-session). */
+  sessionId?: string | null;
+  /** event.native (default: source, event and tool). */
+  native?: JsonObject;
 }
 
 /** The normalized event, shaped as an Adapter would send it. */
@@ -48,10 +54,10 @@ export function toolEvent(spec: InvokeSpec): JsonObject {
   }
   return {
     name: spec.event,
-    agent: { adapter: "qwenpaw", binding_id: "awp-conformance", instance_id: null },
-    session_id: "awp-conformance-session",
+    agent: { adapter: spec.adapter ?? "qwenpaw", binding_id: "awp-conformance", instance_id: null },
+    session_id: spec.sessionId === undefined ? "awp-conformance-session" : spec.sessionId,
     tool,
-    native: { source: "awp-conformance", event: spec.event, tool: spec.tool.nativeName },
+    native: spec.native ?? { source: "awp-conformance", event: spec.event, tool: spec.tool.nativeName },
   };
 }
 

@@ -1,10 +1,10 @@
 import { kitVersion } from "../paths.js";
 import { makeRedactor, redactDeep } from "./redact.js";
 import { summarize } from "./judge.js";
-import type { ClauseResult, Protocol, RunReport } from "./types.js";
+import type { ClauseResult, ReportProtocol, RunReport } from "./types.js";
 
 export interface ReportInput {
-  protocol: Protocol;
+  protocol: ReportProtocol;
   mode?: string;
   argv: string[];
   startedAt: Date;

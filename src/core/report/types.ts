@@ -2,6 +2,8 @@
 
 export type Level = "MUST" | "SHOULD" | "MAY";
 export type Protocol = "provider" | "agent-cli";
+/** What a report is about: a protocol's clauses, or a Provider's policy-test cases (one entry per case). */
+export type ReportProtocol = Protocol | "policy-test";
 export type ClauseStatus = "pass" | "fail" | "skip" | "not-applicable";
 
 export interface ClauseSource {
@@ -130,7 +132,7 @@ export interface Summary extends Buckets {
 export interface RunReport {
   reportVersion: 1;
   tool: { name: string; version: string };
-  protocol: Protocol;
+  protocol: ReportProtocol;
   mode?: string;
   candidate: { argv: string[] };
   startedAt: string;

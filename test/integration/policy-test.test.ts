@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { failing, readReport, runCli, useTempDirs, type CliResult } from "./cli.js";
+
+const CASES = "examples/reference-provider/policy-tests.yaml";
+const REFERENCE = "examples/reference-provider/provider.mjs";
+const FAKE = "test/fakes/provider-fake.mjs";
+const BLOCK_CASE = "policy-test/policy-tests/a listed tool is blocked before it runs";
+const temp = useTempDirs("awp-policy-test-");
+
+describe("awp-conformance policy-test (built CLI)", () => {
+  const out = { reference: temp(), wrong: temp(), invalid: temp() };
+  let reference: CliResult;
+  let wrong: CliResult;
+  let invalid: CliResult;
+
+  // The three runs share the machine: started together, they cost about the time of one.
+  beforeAll(async () => {
+    [reference, wrong, invalid] = await Promise.all([
+      runCli(["policy-test", CASES, REFERENCE, "--out", out.reference, "--quiet", "--reporter", "console,json,junit,tap,markdown,html,badge"]),
+      runCli(["policy-test", CASES, FAKE, "--out", out.wrong, "--quiet", "--", "--fault", "wrong-decision"]),
+      // Every effect gets an unknown field: the block case's decision still matches, its response is protocol-invalid.
+      runCli(["policy-test", CASES, FAKE, "--out", out.invalid, "--quiet", "--case", "a listed tool is blocked*", "--", "--fault", "effect-extra-field"]),
+    ]);
+  }, 60_000);
+
+  it("passes every case of the reference provider's file (exit 0)", () => {
+    expect(reference.stderr).toBe("");
+    expect(reference.code).toBe(0);
+    const report = readReport(out.reference);
+    expect(report.protocol).toBe("policy-test");
+    expect(report.summary).toMatchObject({ total: 10, passed: 10, failed: 0, verdict: "conformant" });
+    expect(report.clauses.map((c) => c.id)).toContain("policy-test/policy-tests/other tools are only observed/Read");
+    expect(reference.stdout).toContain("10 cases: 10 passed, 0 failed");
+  });
+
+  it("writes one JUnit testcase per case, and every other reporter's file", () => {
+    const xml = readFileSync(join(out.reference, "report.xml"), "utf8");
+    expect(xml.match(/<testcase /g)).toHaveLength(10);
+    expect(xml).toContain('<testsuite name="policy-test/policy-tests" tests="10" failures="0"');
+    expect(readFileSync(join(out.reference, "report.tap"), "utf8")).toMatch(/^1\.\.10$/m);
+    expect(readFileSync(join(out.reference, "report.md"), "utf8")).toContain("policy-test");
+    expect(readFileSync(join(out.reference, "report.html"), "utf8")).toContain("a listed tool is blocked before it runs");
+    expect(readFileSync(join(out.reference, "badge.svg"), "utf8")).toContain("<svg");
+  });
+
+  it("fails exactly the cases a wrong decision breaks, with request, response and difference (exit 1)", () => {
+    expect(wrong.code).toBe(1);
+    const report = readReport(out.wrong);
+    expect(failing(report)).toEqual([BLOCK_CASE]);
+    const finding = report.clauses.find((c) => c.id === BLOCK_CASE)?.findings[0];
+    expect(finding).toMatchObject({ message: "expected block, the Provider requested observe", seen: "observe (reason_code tool_seen)", requestId: "case-1" });
+    expect(finding?.expected).toMatch(/^block \(reason_code tool_policy/);
+    expect(finding?.wire?.map((w) => w.stream)).toEqual(expect.arrayContaining(["stdin", "stdout"]));
+    expect(finding?.reproduce).toMatch(/--fault wrong-decision < .*requests\/\d+-case-1\.json$/);
+  });
+
+  it("saves a report that `report` re-renders, with the same verdict", async () => {
+    const again = await runCli(["report", join(out.wrong, "report.json"), "--format", "junit"]);
+    expect(again.code).toBe(1);
+    expect(readFileSync(join(out.wrong, "report.xml"), "utf8").match(/<testcase /g)).toHaveLength(10);
+  });
+
+  it("never passes a case on a protocol-invalid response, even when the decision matches", () => {
+    expect(invalid.code).toBe(1);
+    const report = readReport(out.invalid);
+    expect(report.summary).toMatchObject({ total: 1, failed: 1, deselected: 9 });
+    const messages = report.clauses[0]?.findings.map((f) => f.message) ?? [];
+    expect(messages.join("\n")).toMatch(/its decision matches, but a policy test never passes on a protocol-invalid response\) breaks provider\/invoke\/effect-shape/);
+  });
+
+  it("refuses a malformed case file with one line and exit 2, before running anything", async () => {
+    const dir = temp();
+    const file = join(dir, "bad.yaml");
+    writeFileSync(file, "cases:\n  - name: x\n    tool: Bash\n    expect: {decision: allow, reason_code: r}\n");
+    const result = await runCli(["policy-test", file, REFERENCE, "--out", dir, "--quiet"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(`awp-conformance: ${file}: /cases/0/expect: reason_code goes with block or observe, not allow [usage]\n`);
+  });
+});
