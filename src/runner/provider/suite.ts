@@ -24,6 +24,8 @@ function groupsFor(selected: (id: string) => boolean): Record<RequestGroup, bool
     matrix: any("provider/invoke/", "provider/transport/", "provider/envelope/"),
     dialects: any("provider/invoke/digest-dialects"),
     hostile: any("provider/robustness/"),
+    whitespace: any("provider/transport/request-whitespace"),
+    freshDir: any("provider/describe/leaves-no-files", "provider/describe/same-answer-twice"),
   };
 }
 

@@ -10,6 +10,7 @@ const ID = "provider/robustness";
 const KINDS: HostileKind[] = [
   "duplicate-keys", "trailing-document", "malformed-json", "out-of-bounds", "oversized-request", "excessive-depth", "out-of-range-integer",
   "unknown-field", "wrong-api-version", "unknown-method", "malformed-digest", "mismatched-digest", "result-before-tool",
+  "bad-config", "malformed-config-revision", "bad-request-id", "bad-allowed-effects", "bad-event-name", "undeclared-operation",
 ];
 
 function hostile(t: ProviderTranscript): ProviderExchange[] {
