@@ -6,7 +6,7 @@ import { describeRequest, invokeRequest, validateConfigRequest } from "../../cor
 import { readResponse } from "../../core/provider/response.js";
 import { secretsOf, wrongTypedVariants } from "../../core/provider/config.js";
 import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
-import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
+import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
 import { sendFreshDir, sendWhitespace } from "./again.js";
 import { acceptedOk, ProviderSender, RunTimedOut, type SenderOptions } from "./sender.js";
@@ -26,6 +26,8 @@ export interface ProviderSuiteOptions {
   killGraceMs?: number;
   env?: Record<string, string>;
   cwd?: string;
+  /** The kinds of hostile probe to send (default: every kind). */
+  hostileKinds?: readonly HostileKind[];
   /** Which optional groups of requests to send (all by default); describe and the valid configuration always go. */
   send?: Partial<Record<RequestGroup, boolean>>;
   onExchange?: (exchange: ProviderExchange) => void;
@@ -126,6 +128,6 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
   }
 
   if (sends("whitespace")) await sendWhitespace(sender, describe, invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk), budgetMs);
-  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs);
+  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds);
   if (sends("freshDir")) await sendFreshDir(senderOptions, transcript, describe, validate, config);
 }
