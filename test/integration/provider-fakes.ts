@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { join } from "node:path";
 import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
-import { FIELD_PROBES, type FaultCase } from "./provider-faults.js";
+import type { FaultCase } from "./provider-faults.js";
 
 const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
 
@@ -16,6 +16,16 @@ const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
  * only run for the fault that breaks them.
  */
 const OWN_CALLS = ["provider/invoke/digest-dialects", "provider/transport/request-whitespace", "provider/describe/same-answer-twice", "provider/describe/leaves-no-files"];
+
+/**
+ * The probes of requests with one envelope field out of form. Their faults run with these
+ * clauses (and no-hang, no-signal-death) only, the other robustness faults without them: the
+ * kit then sends only the probes the run judges, about 10 calls fewer per run.
+ */
+const FIELD_PROBES: readonly string[] = [
+  "provider/robustness/rejects-bad-config", "provider/robustness/rejects-malformed-config-revision", "provider/robustness/rejects-bad-request-id",
+  "provider/robustness/rejects-bad-allowed-effects", "provider/robustness/rejects-bad-event-name", "provider/robustness/rejects-undeclared-operation",
+];
 
 /** A fault of a field probe runs with the field probes only; every other one with the rest of provider/robustness. */
 function robustnessSelection(c: FaultCase): string[] {

@@ -72,16 +72,6 @@ export const METHODS: FaultCase[] = [
   { fault: "observe-with-text", fails: [i("text-only-on-block-or-replace")] },
 ];
 
-/**
- * The probes of requests with one envelope field out of form. Their faults run with these
- * clauses (and no-hang, no-signal-death) only, the other robustness faults without them: the
- * kit then sends only the probes the run judges, about 10 calls fewer per run.
- */
-export const FIELD_PROBES: readonly string[] = [
-  r("rejects-bad-config"), r("rejects-malformed-config-revision"), r("rejects-bad-request-id"),
-  r("rejects-bad-allowed-effects"), r("rejects-bad-event-name"), r("rejects-undeclared-operation"),
-];
-
 export const ROBUSTNESS: FaultCase[] = [
   { fault: "accept-duplicate-keys", fails: [r("rejects-duplicate-keys")] },
   { fault: "accept-trailing-document", fails: [r("rejects-trailing-document")] },
