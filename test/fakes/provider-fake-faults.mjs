@@ -1,6 +1,8 @@
 // The faults of provider-fake.mjs, by stage: what the fake does to a request before the
 // reference policy sees it, to the response object, to the stdout text, and to the process.
 
+import { readdirSync, writeFileSync } from "node:fs";
+
 const API = "aw-provider/v1alpha1";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const forever = () => new Promise(() => setInterval(() => {}, 1 << 30));
@@ -10,6 +12,8 @@ const nested = (depth) => (depth === 0 ? 1 : [nested(depth - 1)]);
 const REQUEST = {
   "accept-unknown-keys": (r) => ({ ...r, config: r.config && withoutKey(r.config, "x_awp_conformance_unknown") }),
   "loose-redact-terms": (r) => ({ ...r, config: r.config?.redact_terms === "not-an-array" ? withoutKey(r.config, "redact_terms") : r.config }),
+  // Runs whatever operation it is asked for: an unknown name falls back to check.
+  "accept-undeclared-operation": (r) => (r.method === "invoke" && r.operation !== "check" && r.operation !== "redact" ? { ...r, operation: "check" } : r),
 };
 
 function withoutKey(object, key) {
@@ -23,6 +27,10 @@ const isError = (response) => response.status === "error";
 
 /** Faults on the response object, given the request. */
 const RESPONSE = {
+  // Reads its operations from the working directory: in an empty one, redact is missing.
+  "describe-depends-on-cwd": (res, req) => (req.method === "describe" && res.operations && readdirSync(process.cwd()).length === 0 ? { ...res, operations: res.operations.filter((op) => op.name !== "redact") } : res),
+  // Quotes the tool input's private value in its observe reason_code.
+  "reason-quotes-input": (res, req) => (res.effects && typeof req.event.tool.input?.private_token === "string" ? { ...res, effects: res.effects.map((e) => (e.type === "observe" ? { ...e, reason_code: req.event.tool.input.private_token } : e)) } : res),
   "describe-error": (res, req) => (req.method === "describe" ? { api_version: API, request_id: req.request_id, status: "error", error_code: "not_ready" } : res),
   "invoke-error": (res, req) => (req.method === "invoke" ? { api_version: API, request_id: req.request_id, status: "error", error_code: "scan_error" } : res),
   "reject-all-configs": (res, req) => (req.method === "validate_config" ? { api_version: API, request_id: req.request_id, status: "error", error_code: "invalid_config" } : res),
@@ -76,6 +84,18 @@ const TEXT = {
   "duplicate-key": (text, res) => `{"status":${JSON.stringify(res.status)},${text.slice(1)}`,
 };
 
+/** Faults that look at the request bytes or act on the machine. */
+const RAW = {
+  // Refuses a request with whitespace around the object (an error response, exit 0).
+  "refuse-request-whitespace": (res, req, bytes) => (/^\s|\s$/.test(bytes.toString("latin1")) ? { api_version: API, request_id: req.request_id, status: "error", error_code: "invalid_request" } : res),
+  // Creates its state file on describe and validate_config in a working directory that has none
+  // (only an empty one, so the fake never writes into a directory the tests did not make for it).
+  "write-state-file": (res, req) => {
+    if ((req.method === "describe" || req.method === "validate_config") && readdirSync(process.cwd()).length === 0) writeFileSync(".provider-state.json", "{}\n");
+    return res;
+  },
+};
+
 /** Nesting depth of a parsed value (a scalar is 0). */
 function depthOf(value) {
   if (value === null || typeof value !== "object" || value.constructor?.name === "JsonNumber") return 0;
@@ -96,11 +116,12 @@ function isPlainObject(value) {
 }
 
 /** Applies the request, response and text faults, and decides the exit status and what happens after writing. */
-export function outputFaults(fault, request, respond) {
+export function outputFaults(fault, request, respond, bytes) {
   if (CRASH[fault]?.(request)) process.kill(process.pid, "SIGSEGV");
   const req = REQUEST[fault] ? REQUEST[fault](request) : request;
   let response = respond(req);
   if (RESPONSE[fault]) response = RESPONSE[fault](response, req);
+  if (RAW[fault]) response = RAW[fault](response, req, bytes);
   let text = `${stringify(response)}\n`;
   if (TEXT[fault]) text = TEXT[fault](text, response);
   let exitCode;

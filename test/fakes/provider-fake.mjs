@@ -28,6 +28,13 @@ const LENIENT = {
   "accept-unknown-fields": [/unknown field/, JSON.parse],
   "accept-any-api-version": [/api_version must/, JSON.parse],
   "accept-unknown-method": [/method must be/, (text) => ({ ...JSON.parse(text), method: "describe" })],
+  // A missing or non-object config read as the empty policy.
+  "accept-bad-config": [/config must be an object|lacks "config"/, (text) => ({ ...JSON.parse(text), config: { blocked_tools: [] } })],
+  "accept-malformed-config-revision": [/config_revision must be/, JSON.parse],
+  "accept-bad-request-id": [/request_id must be/, JSON.parse],
+  "accept-bad-allowed-effects": [/allowed_effects must|unknown effect/, JSON.parse],
+  // Any other event name taken for tool.before.
+  "accept-bad-event-name": [/event\.name must be/, (text) => { const r = JSON.parse(text); return { ...r, event: { ...r.event, name: "tool.before" } }; }],
   "accept-malformed-digest": [/input_digest must be/, JSON.parse],
   "accept-mismatched-digest": [/does not match the request/, JSON.parse],
   "accept-result-before-tool": [/must have result: null/, JSON.parse],
@@ -54,14 +61,16 @@ async function main() {
   leaveDaemon(fault);
   const limit = fault === "accept-oversized" ? 4 * MAX_MESSAGE_BYTES : MAX_MESSAGE_BYTES + 1;
   let request;
+  let bytes;
   try {
-    request = decode(await readStdin(limit));
+    bytes = await readStdin(limit);
+    request = decode(bytes);
   } catch (error) {
     process.stderr.write(`provider-fake: rejected request: ${error.message}\n`);
     process.exitCode = 2;
     return;
   }
-  const { text, exitCode, after } = outputFaults(fault, request, respond);
+  const { text, exitCode, after } = outputFaults(fault, request, respond, bytes);
   process.stdout.write(text);
   if (exitCode !== undefined) process.exitCode = exitCode;
   if (after !== undefined) await after();

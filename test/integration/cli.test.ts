@@ -23,7 +23,7 @@ describe("awp-conformance list and digest", () => {
     const result = await runCli(["list", "--protocol", "provider"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines.length).toBe(60);
+    expect(lines.length).toBe(70);
     expect(lines[0]).toMatch(/^MUST {3}provider\/transport\/single-json-object {2}\S/);
   });
 
@@ -88,12 +88,12 @@ describe("awp-conformance run", () => {
     const out = temp();
     const result = await runCli(["run", "--protocol", "provider", "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^60 clauses: 60 passed, 0 failed — conformant$/m);
+    expect(result.stdout).toMatch(/^70 clauses: 70 passed, 0 failed — conformant$/m);
     expect(result.stdout).toMatch(/^digest dialect: accepts ryu and zmij; invocations bound in ryu$/m);
     const report = readReport(join(out, "reference-provider"));
     const validate = kitSchema("report.schema.json");
     expect(validate(report)).toBe(true);
-    expect(report.summary).toMatchObject({ total: 60, passed: 60, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
+    expect(report.summary).toMatchObject({ total: 70, passed: 70, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
     expect(report.digestDialect).toEqual({ bound: "ryu", accepted: ["ryu", "zmij"] });
     expect(report.candidate.argv).toEqual([REFERENCE]);
   });

@@ -138,11 +138,26 @@ function invokeProbes(base: JsonObject, id: (n: string) => string, rebind: Rebin
     digestProbe("digest-upper", "input_digest in upper case", (hex) => `sha256:${hex.toUpperCase()}`),
     digestProbe("digest-bare", "input_digest without the sha256: prefix", (hex) => hex),
   ];
+  const effects = (base.allowed_effects as string[] | undefined) ?? [];
+  const first = effects[0] ?? "observe";
+  const revision = String(at("revision").config_revision);
+  const upper = revision.toUpperCase();
+  probes.push(
+    probe("malformed-config-revision", upper === revision ? "config_revision with 63 hex digits" : "config_revision in upper case", same("revision"), rebind({ ...at("revision"), config_revision: upper === revision ? revision.slice(1) : upper })),
+    probe("bad-allowed-effects", "allowed_effects empty", same("effects-empty"), rebind({ ...at("effects-empty"), allowed_effects: [] })),
+    probe("bad-allowed-effects", `allowed_effects with ${first} twice`, same("effects-twice"), rebind({ ...at("effects-twice"), allowed_effects: [...effects, first] })),
+    probe("bad-allowed-effects", 'allowed_effects with "allow", outside the vocabulary', same("effects-unknown"), rebind({ ...at("effects-unknown"), allowed_effects: [...effects, "allow"] })),
+    probe("bad-event-name", "an invocation for event session.start", same("event-name"), withEvent(at("event-name"), { name: "session.start" }, rebind)),
+    probe("undeclared-operation", `operation "${UNDECLARED_OPERATION}", not declared by describe`, same("undeclared"), rebind({ ...at("undeclared"), operation: UNDECLARED_OPERATION })),
+  );
   const off = same("digest-off");
   const hex = String(off.value.input_digest);
   probes.push(probe("mismatched-digest", "input_digest one hex digit off", off, { ...off.value, input_digest: `${hex.slice(0, -1)}${hex.endsWith("0") ? "1" : "0"}` }));
   return probes;
 }
+
+/** An operation name no Provider declares (the kit never sees it in a description it invokes). */
+export const UNDECLARED_OPERATION = "x-awp-conformance-undeclared";
 
 function withEvent(request: JsonObject, fields: JsonObject, rebind: Rebind): JsonObject {
   return rebind({ ...request, event: { ...(request.event as JsonObject), ...fields } });
@@ -156,12 +171,21 @@ export function hostileRequests(bases: HostileBases, prefix = "hostile", dialect
   const id = (n: string): string => `${prefix}-${n}`;
   const rebind: Rebind = (request) => bind(request, dialect);
   const describeControl = { label: "a describe request, otherwise the same", value: describeRequest(id("unknown-method")) };
-  const probes: HostileRequest[] = [probe("unknown-method", 'method "explain"', describeControl, { ...describeControl.value, method: "explain" })];
+  const probes: HostileRequest[] = [
+    probe("unknown-method", 'method "explain"', describeControl, { ...describeControl.value, method: "explain" }),
+    // The control is the same describe under a well-formed id: describe-1, already sent.
+    probe("bad-request-id", "a request_id with a space", describeControl, describeRequest(id("bad id"))),
+    probe("bad-request-id", "a request_id of 129 characters", describeControl, describeRequest(`${id("long-id")}-${"x".repeat(128)}`.slice(0, 129))),
+  ];
   if (bases.validate !== undefined) {
     const control = { label: "the same validate_config request without the defect", value: withId(bases.validate, id("dup-plain")) };
     probes.push(defect("duplicate-keys", "request_id repeated", control, (w) => insert(w, 1, `"request_id":${JSON.stringify(id("dup-plain"))},`)));
     const versionControl = { ...control, value: withId(bases.validate, id("wrong-version-config")) };
     probes.push(probe("wrong-api-version", "validate_config with api_version aw-provider/v2", versionControl, { ...versionControl.value, api_version: "aw-provider/v2" }));
+    const configControl = (n: string): HostileRequest["control"] => ({ label: "the same validate_config request with its config object", value: withId(bases.validate as JsonObject, id(n)) });
+    const { config, ...withoutConfig } = withId(bases.validate, id("no-config"));
+    probes.push(probe("bad-config", "validate_config without config", configControl("no-config"), withoutConfig));
+    probes.push(probe("bad-config", "validate_config with config an array holding the configuration", configControl("array-config"), { ...withoutConfig, request_id: id("array-config"), config: [config ?? {}] }));
   }
   if (bases.invoke !== undefined) probes.push(...invokeProbes(bases.invoke, id, rebind));
   if (bases.invokeBefore !== undefined) {

@@ -53,6 +53,14 @@ function collectStrings(value: JsonValue, into: string[]): void {
 }
 
 /**
+ * Private data planted in every tool call the kit presents (tool.input and, after the tool ran,
+ * tool.result): provider/invoke/private-data-stays-private looks for them in reasons and error
+ * codes. Both have the form of a reason_code, so a Provider can only repeat them by copying.
+ */
+export const INPUT_CANARY = "awp-canary-input-7c41e9d2";
+export const RESULT_CANARY = "awp-canary-result-3b86f05a";
+
+/**
  * Tools to present: one per string found in the configuration, named after it and with
  * every such string in its output (so a policy keyed on tool names or terms gets
  * exercised without the kit knowing its schema); a plain shell call when there are none.
@@ -62,14 +70,14 @@ export function probeTools(config: JsonObject): ToolProbe[] {
   collectStrings(config, strings);
   const chosen = strings.slice(0, MAX_CONFIG_PROBES);
   if (chosen.length === 0) {
-    return [{ name: "bash", nativeName: "Bash", input: { command: "echo awp-conformance" }, result: { stdout: "awp-conformance\n", exit_code: 0 }, projectionText: "awp-conformance\n" }];
+    return [{ name: "bash", nativeName: "Bash", input: { command: "echo awp-conformance", private_token: INPUT_CANARY }, result: { stdout: "awp-conformance\n", exit_code: 0, private_token: RESULT_CANARY }, projectionText: "awp-conformance\n" }];
   }
   const output = `output mentioning ${chosen.join(", ")}\n`;
   return chosen.map((text) => ({
     name: text,
     nativeName: text,
-    input: { command: `echo ${text}`, ratio: 1.25 },
-    result: { stdout: output, exit_code: 0 },
+    input: { command: `echo ${text}`, ratio: 1.25, private_token: INPUT_CANARY },
+    result: { stdout: output, exit_code: 0, private_token: RESULT_CANARY },
     projectionText: output,
   }));
 }

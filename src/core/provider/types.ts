@@ -36,7 +36,13 @@ export type HostileKind =
   | "unknown-method"
   | "malformed-digest"
   | "mismatched-digest"
-  | "result-before-tool";
+  | "result-before-tool"
+  | "bad-config"
+  | "malformed-config-revision"
+  | "bad-request-id"
+  | "bad-allowed-effects"
+  | "bad-event-name"
+  | "undeclared-operation";
 
 /** Why the kit sent a request; checks select exchanges by it. */
 export type Purpose =
@@ -50,6 +56,10 @@ export type Purpose =
   | "dialect"
   /** The control of a hostile probe, when no request sent before was exactly it. */
   | "control"
+  /** A well-formed request again, with JSON whitespace around it. */
+  | "whitespace"
+  /** describe or validate_config again, in a fresh empty working directory and HOME. */
+  | "fresh-dir"
   | `hostile:${HostileKind}`;
 
 /** Flat process outcome, as the runner reports it. */
@@ -79,6 +89,10 @@ export interface ProviderExchange {
    * another dialect: a portability finding (provider/invoke/digest-dialects), not a failure.
    */
   dialectRefused?: true;
+  /** For a "whitespace" or "fresh-dir" request: the seq of the same request sent plainly. */
+  plainSeq?: number;
+  /** For a "fresh-dir" request: the files and directories it left in its fresh cwd and HOME ("cwd/x", "home/.cache"). */
+  leftFiles?: string[];
   timeoutMs: number;
   budgetMs?: number;
   outcome: CallOutcome;

@@ -12,6 +12,7 @@ import {
   unknownMethodArb,
   wrongApiVersionArb,
 } from "./hostile-value.js";
+import { badAllowedEffectsArb, badConfigArb, badEventNameArb, badRequestIdArb, malformedRevisionArb, undeclaredOperationArb } from "./hostile-fields.js";
 import { invocableOps, validCaseArb } from "./valid.js";
 
 type Bases = fc.Arbitrary<ProviderCase>;
@@ -24,7 +25,7 @@ interface BaseSets {
 }
 
 /** One generator per kind; undefined when the context has no suitable base. */
-const GENERATORS: Record<HostileKind, (sets: BaseSets) => fc.Arbitrary<ProviderCase> | undefined> = {
+const GENERATORS: Record<HostileKind, (sets: BaseSets, ctx: ProviderFuzzContext) => fc.Arbitrary<ProviderCase> | undefined> = {
   "duplicate-keys": (s) => duplicateKeysArb(s.any),
   "trailing-document": (s) => trailingDocumentArb(s.any),
   "malformed-json": (s) => malformedJsonArb(s.any),
@@ -38,6 +39,12 @@ const GENERATORS: Record<HostileKind, (sets: BaseSets) => fc.Arbitrary<ProviderC
   "malformed-digest": (s) => malformedDigestArb(s.any),
   "mismatched-digest": (s) => mismatchedDigestArb(s.any),
   "result-before-tool": (s) => (s.before === undefined ? undefined : resultBeforeToolArb(s.before)),
+  "bad-config": (s) => badConfigArb(s.any),
+  "malformed-config-revision": (s) => malformedRevisionArb(s.any),
+  "bad-request-id": (s) => badRequestIdArb(s.any),
+  "bad-allowed-effects": (s) => badAllowedEffectsArb(s.any),
+  "bad-event-name": (s) => badEventNameArb(s.any),
+  "undeclared-operation": (s, ctx) => undeclaredOperationArb(s.any, ctx),
 };
 
 /**
@@ -58,8 +65,8 @@ function baseSets(ctx: ProviderFuzzContext): BaseSets {
 
 function generators(ctx: ProviderFuzzContext): [HostileKind, fc.Arbitrary<ProviderCase>][] {
   const sets = baseSets(ctx);
-  return (Object.entries(GENERATORS) as [HostileKind, (s: BaseSets) => fc.Arbitrary<ProviderCase> | undefined][])
-    .map(([kind, make]): [HostileKind, fc.Arbitrary<ProviderCase> | undefined] => [kind, make(sets)])
+  return (Object.entries(GENERATORS) as [HostileKind, (s: BaseSets, c: ProviderFuzzContext) => fc.Arbitrary<ProviderCase> | undefined][])
+    .map(([kind, make]): [HostileKind, fc.Arbitrary<ProviderCase> | undefined] => [kind, make(sets, ctx)])
     .filter((entry): entry is [HostileKind, fc.Arbitrary<ProviderCase>] => entry[1] !== undefined);
 }
 

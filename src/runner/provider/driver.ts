@@ -6,9 +6,10 @@ import { describeRequest, invokeRequest, validateConfigRequest } from "../../cor
 import { readResponse } from "../../core/provider/response.js";
 import { secretsOf, wrongTypedVariants } from "../../core/provider/config.js";
 import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
-import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
+import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
-import { acceptedOk, ProviderSender, RunTimedOut } from "./sender.js";
+import { sendFreshDir, sendWhitespace } from "./again.js";
+import { acceptedOk, ProviderSender, RunTimedOut, type SenderOptions } from "./sender.js";
 
 export interface ProviderSuiteOptions {
   argv: string[];
@@ -25,6 +26,8 @@ export interface ProviderSuiteOptions {
   killGraceMs?: number;
   env?: Record<string, string>;
   cwd?: string;
+  /** The kinds of hostile probe to send (default: every kind). */
+  hostileKinds?: readonly HostileKind[];
   /** Which optional groups of requests to send (all by default); describe and the valid configuration always go. */
   send?: Partial<Record<RequestGroup, boolean>>;
   onExchange?: (exchange: ProviderExchange) => void;
@@ -32,14 +35,17 @@ export interface ProviderSuiteOptions {
   runTimeoutMs?: number;
 }
 
-/** invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe. */
-export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "matrix" | "dialects" | "hostile";
+/**
+ * invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe;
+ * whitespace: describe and an invocation again with whitespace around them; freshDir: describe and validate_config again in a fresh directory.
+ */
+export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "matrix" | "dialects" | "hostile" | "whitespace" | "freshDir";
 
 const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as JsonObject | undefined)?.name === "tool.before";
 
 /**
  * Plays the Host: one process per request, in the order describe, validate_config, invoke,
- * dialects, hostile. At --run-timeout it stops sending (a call still running is ended) and
+ * dialects, whitespace, hostile, fresh directory. At --run-timeout it stops sending (a call still running is ended) and
  * returns what it has, marked context.runTimedOut.
  */
 export async function recordProviderSession(options: ProviderSuiteOptions): Promise<ProviderTranscript> {
@@ -69,18 +75,16 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
   const sends = (group: RequestGroup): boolean => options.send?.[group] !== false;
   const timeoutMs = options.timeoutMs ?? budgetMs + (options.graceMs ?? 1000);
   const config = options.config?.value ?? {};
-  const sender = new ProviderSender(
-    {
-      argv: options.argv,
-      timeoutMs,
-      deadline,
-      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.cwd ? { cwd: options.cwd } : {}),
-      ...(options.onExchange ? { onExchange: options.onExchange } : {}),
-    },
-    transcript,
-  );
+  const senderOptions: SenderOptions = {
+    argv: options.argv,
+    timeoutMs,
+    deadline,
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+  };
+  const sender = new ProviderSender(senderOptions, transcript);
 
   const describe = await sender.valid("describe", "describe", describeRequest("describe-1"));
   const validate = await sender.valid("config-valid", "validate_config with the valid configuration", validateConfigRequest("validate-1", config));
@@ -123,5 +127,7 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
     transcript.context.digestDialect = { bound: sender.dialect, accepted: [sender.dialect] };
   }
 
-  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs);
+  if (sends("whitespace")) await sendWhitespace(sender, describe, invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk), budgetMs);
+  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds);
+  if (sends("freshDir")) await sendFreshDir(senderOptions, transcript, describe, validate, config);
 }

@@ -1,7 +1,7 @@
 import { DIGEST_DIALECTS } from "../../core/json/index.js";
 import { hostileRequests, type HostileBases } from "../../core/provider/hostile.js";
 import { dialectProbeRequest } from "../../core/provider/requests.js";
-import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
+import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { acceptedOk, type ProviderSender } from "./sender.js";
 
 /**
@@ -31,8 +31,8 @@ export async function probeDialects(sender: ProviderSender, transcript: Provider
  * was exactly the control (apart from request_id and input_digest) is reused, otherwise the
  * control is sent first.
  */
-export async function sendHostile(sender: ProviderSender, bases: HostileBases, budgetMs: number): Promise<void> {
-  for (const probe of hostileRequests(bases, "hostile", sender.dialect)) {
+export async function sendHostile(sender: ProviderSender, bases: HostileBases, budgetMs: number, kinds?: readonly HostileKind[]): Promise<void> {
+  for (const probe of hostileRequests(bases, "hostile", sender.dialect).filter((p) => kinds === undefined || kinds.includes(p.kind))) {
     let control = sender.sentBefore(probe.control.value);
     if (control === undefined) {
       const value: JsonObject = { ...probe.control.value, request_id: `${probe.requestId}-control` };

@@ -18,6 +18,7 @@ export interface Sent {
   budgetMs?: number;
   controlSeq?: number;
   controlLabel?: string;
+  plainSeq?: number;
   digestDialect?: DigestDialectId;
 }
 
@@ -89,6 +90,7 @@ export class ProviderSender {
       ...(sent.budgetMs !== undefined ? { budgetMs: sent.budgetMs } : {}),
       ...(sent.controlSeq !== undefined ? { controlSeq: sent.controlSeq } : {}),
       ...(sent.controlLabel !== undefined ? { controlLabel: sent.controlLabel } : {}),
+      ...(sent.plainSeq !== undefined ? { plainSeq: sent.plainSeq } : {}),
       ...(sent.digestDialect !== undefined ? { digestDialect: sent.digestDialect } : {}),
     };
     this.transcript.exchanges.push(exchange);

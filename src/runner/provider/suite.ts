@@ -1,9 +1,10 @@
 import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
+import { HOSTILE_KINDS } from "../../core/provider/checks/robustness.js";
 import { judgeProviderTranscript } from "../../core/provider/judge.js";
 import { buildReport } from "../../core/report/build.js";
 import type { RunReport } from "../../core/report/types.js";
-import type { ProviderTranscript } from "../../core/provider/types.js";
+import type { HostileKind, ProviderTranscript } from "../../core/provider/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout.js";
 import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
 
@@ -24,7 +25,18 @@ function groupsFor(selected: (id: string) => boolean): Record<RequestGroup, bool
     matrix: any("provider/invoke/", "provider/transport/", "provider/envelope/"),
     dialects: any("provider/invoke/digest-dialects"),
     hostile: any("provider/robustness/"),
+    whitespace: any("provider/transport/request-whitespace"),
+    freshDir: any("provider/describe/leaves-no-files", "provider/describe/same-answer-twice"),
   };
+}
+
+/**
+ * The hostile probes worth sending: those of the selected rejects-<kind> clauses, or every kind
+ * when none is selected (no-hang and no-signal-death judge whatever probes were sent).
+ */
+function hostileKindsFor(selected: (id: string) => boolean): readonly HostileKind[] {
+  const kinds = HOSTILE_KINDS.filter((kind) => selected(`provider/robustness/rejects-${kind}`));
+  return kinds.length > 0 ? kinds : HOSTILE_KINDS;
 }
 
 export interface ProviderSuiteRun {
@@ -37,7 +49,7 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
   const selection = options.selection ?? { clause: [], skip: [] };
   const selected = makeSelector(selection);
   const startedAt = new Date();
-  const transcript = await recordProviderSession({ ...options, send: { ...groupsFor(selected), ...options.send } });
+  const transcript = await recordProviderSession({ hostileKinds: hostileKindsFor(selected), ...options, send: { ...groupsFor(selected), ...options.send } });
   const endedAt = new Date();
   const judged = judgeProviderTranscript(transcript, selected);
   const { deselected } = judged;

@@ -34,6 +34,13 @@ const DEFECT: Record<HostileKind, (p: HostileRequest) => boolean> = {
   "malformed-digest": (p) => issues(p.bytes).length === 0 && !schema(p.value),
   "mismatched-digest": (p) => issues(p.bytes).length === 0 && schema(p.value) && !digestMatches(p),
   "result-before-tool": (p) => issues(p.bytes).length === 0 && !schema(p.value) && digestMatches(p),
+  "bad-config": (p) => issues(p.bytes).length === 0 && !schema(p.value),
+  "malformed-config-revision": (p) => issues(p.bytes).length === 0 && !schema(p.value) && digestMatches(p),
+  "bad-request-id": (p) => issues(p.bytes).length === 0 && !schema(p.value),
+  "bad-allowed-effects": (p) => issues(p.bytes).length === 0 && !schema(p.value) && digestMatches(p),
+  "bad-event-name": (p) => issues(p.bytes).length === 0 && !schema(p.value) && digestMatches(p),
+  // Valid by the schema: only admission knows the operation is not declared.
+  "undeclared-operation": (p) => issues(p.bytes).length === 0 && schema(p.value) && digestMatches(p) && p.value?.operation !== "check",
 };
 
 const isObject = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -75,6 +82,13 @@ function isOneProperty(d: Difference): boolean {
     return keys.length === 1 && differences(d.control, d.probe[keys[0]!], []).length === 0;
   }
   if (d.parent === "array" && Array.isArray(d.probe)) return d.probe.length === 1 && differences(d.control, d.probe[0], []).length === 0;
+  // An object member wrapped in an array (config [ {...} ]).
+  if (d.parent === "object" && Array.isArray(d.probe) && !Array.isArray(d.control)) return d.probe.length === 1 && differences(d.control, d.probe[0], []).length === 0;
+  // One item appended to or removed from the end of an array (allowed_effects).
+  if (Array.isArray(d.control) && Array.isArray(d.probe) && Math.abs(d.control.length - d.probe.length) === 1) {
+    const [short, long] = d.control.length < d.probe.length ? [d.control, d.probe] : [d.probe, d.control];
+    return differences(short, long.slice(0, short.length), []).length === 0;
+  }
   return false;
 }
 
@@ -92,13 +106,14 @@ const DIGEST_KINDS: HostileKind[] = ["malformed-digest", "mismatched-digest"];
 describe("hostile provider requests", () => {
   it("covers every kind, from the bases it was given", () => {
     expect(new Set(probes.map((p) => p.kind))).toEqual(new Set(Object.keys(DEFECT)));
-    expect(hostileRequests({}).map((p) => p.kind)).toEqual(["unknown-method"]);
+    expect(hostileRequests({}).map((p) => p.kind)).toEqual(["unknown-method", "bad-request-id", "bad-request-id"]);
   });
 
   for (const probe of probes) {
     it(`${probe.kind}: ${probe.label} has exactly its defect`, () => {
       expect(DEFECT[probe.kind](probe)).toBe(true);
       expect(probe.requestId).toMatch(/^hostile-/);
+      if (probe.kind === "bad-request-id") expect(probe.requestId).not.toMatch(/^[!-~]{1,128}$/);
     });
   }
 
@@ -111,6 +126,13 @@ describe("hostile provider requests", () => {
         const controlBytes = encoder.encode(wireJson(control));
         expect(issues(controlBytes)).toEqual([]);
         if (control.method === "invoke") expect(control.input_digest).toBe(computeInputDigest(controlBytes));
+        // A bad request_id is the one defect; its control is the same describe under a well-formed id.
+        if (probe.kind === "bad-request-id") {
+          const { request_id: _c, ...controlRest } = control;
+          const { request_id: _p, ...probeRest } = probe.value!;
+          expect(probeRest).toEqual(controlRest);
+          return;
+        }
         expect(control.request_id).toBe(probe.requestId);
         if (probe.value !== undefined) {
           // One value differs; request_id and input_digest do not count (the digest follows the content).

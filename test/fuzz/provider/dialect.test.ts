@@ -17,7 +17,7 @@ const digestOf = (c: ProviderCase): string => String((parseJson(c.bytes, { numbe
 // The generators put exponent floats (1e21, 1.7976931348623157e308) in tool values: such cases are dialect-sensitive.
 const sensitive = (c: ProviderCase): boolean => dialectSensitive((c.base ?? c).bytes);
 const valid = fc.sample(validCaseArb(ctx), { seed: 3, numRuns: 20 }).find(sensitive) as ProviderCase;
-const hostiles = fc.sample(hostileCaseArb(ctx), { seed: 4, numRuns: 40 }).filter(sensitive);
+const hostiles = fc.sample(hostileCaseArb(ctx), { seed: 1, numRuns: 60 }).filter(sensitive);
 const unknownField = hostiles.find((c) => c.purpose === "hostile:unknown-field") as ProviderCase;
 const duplicate = hostiles.find((c) => c.purpose === "hostile:duplicate-keys") as ProviderCase;
 

@@ -30,7 +30,16 @@ const DEFECT: Record<HostileKind, (c: ProviderCase) => boolean> = {
   "malformed-digest": (c) => clean(c) && !schema(c.value),
   "mismatched-digest": (c) => clean(c) && schema(c.value) && !digestMatches(c),
   "result-before-tool": (c) => clean(c) && !schema(c.value) && digestMatches(c) && event(c).name === "tool.before" && tool(c).result !== null,
+  "bad-config": (c) => clean(c) && !schema(c.value) && digestMatches(c) && (value(c).config === undefined || !isObjectValue(value(c).config)),
+  "malformed-config-revision": (c) => clean(c) && !schema(c.value) && digestMatches(c) && !/^[0-9a-f]{64}$/.test(String(value(c).config_revision)),
+  "bad-request-id": (c) => clean(c) && !schema(c.value) && digestMatches(c) && !/^[!-~]{1,128}$/.test(c.requestId),
+  "bad-allowed-effects": (c) => clean(c) && !schema(c.value) && digestMatches(c),
+  "bad-event-name": (c) => clean(c) && !schema(c.value) && digestMatches(c) && !["tool.before", "tool.after"].includes(String(event(c).name)),
+  // Valid by the schema: only admission knows the operation is not declared.
+  "undeclared-operation": (c) => clean(c) && schema(c.value) && digestMatches(c) && !ctx.operations.some((op) => op.name === c.value?.operation),
 };
+const value = (c: ProviderCase): JsonObject => c.value as JsonObject;
+const isObjectValue = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
 
 describe("hostile provider cases", () => {
   it("cover every kind", () => {

@@ -18,7 +18,7 @@ describe("the provider case mix", () => {
     const valid = cases.filter((c) => c.kind === "valid").length / cases.length;
     expect(valid).toBeGreaterThan(0.5);
     expect(valid).toBeLessThan(0.7);
-    expect(new Set(cases.map((c) => c.purpose)).size).toBe(14);
+    expect(new Set(cases.map((c) => c.purpose)).size).toBe(20);
   });
 
   it("generates cases quickly", () => {

@@ -1,9 +1,11 @@
 import type { Check } from "../../report/judge.js";
 import type { ProviderTranscript } from "../types.js";
+import { againChecks } from "./again.js";
 import { describeChecks } from "./describe.js";
 import { dialectChecks } from "./dialects.js";
 import { envelopeChecks } from "./envelope.js";
 import { invokeChecks } from "./invoke.js";
+import { privacyChecks } from "./privacy.js";
 import { robustnessChecks } from "./robustness.js";
 import { transportChecks } from "./transport.js";
 import { validateConfigChecks } from "./validate-config.js";
@@ -17,4 +19,6 @@ export const providerChecks: readonly Check<ProviderTranscript>[] = [
   ...invokeChecks,
   ...dialectChecks,
   ...robustnessChecks,
+  ...privacyChecks,
+  ...againChecks,
 ];

@@ -7,9 +7,11 @@ import { howAnswered, invocationBlocker } from "./reasons.js";
 
 const ID = "provider/robustness";
 
-const KINDS: HostileKind[] = [
+/** Every kind of hostile probe, each judged by provider/robustness/rejects-<kind>. */
+export const HOSTILE_KINDS: readonly HostileKind[] = [
   "duplicate-keys", "trailing-document", "malformed-json", "out-of-bounds", "oversized-request", "excessive-depth", "out-of-range-integer",
   "unknown-field", "wrong-api-version", "unknown-method", "malformed-digest", "mismatched-digest", "result-before-tool",
+  "bad-config", "malformed-config-revision", "bad-request-id", "bad-allowed-effects", "bad-event-name", "undeclared-operation",
 ];
 
 function hostile(t: ProviderTranscript): ProviderExchange[] {
@@ -65,7 +67,7 @@ function rejectionCheck(kind: HostileKind): Check<ProviderTranscript> {
 }
 
 export const robustnessChecks: Check<ProviderTranscript>[] = [
-  ...KINDS.map(rejectionCheck),
+  ...HOSTILE_KINDS.map(rejectionCheck),
   {
     clause: `${ID}/no-hang`,
     judge: (t) =>
