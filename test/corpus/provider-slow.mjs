@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A slow but correct provider: the reference's checks and policy, answering each call
-// only when 60% of its budget has gone by since the process started (budget_ms for an
+// only when half of its budget has gone by since the process started (budget_ms for an
 // invocation; 1000 ms for describe and validate_config, which carry none). Start-up
 // time counts against the budget, as the Host measures it, so the delay is taken from
 // the process's own start rather than added after it. Nothing else differs: a verdict
@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { decodeRequest, MAX_MESSAGE_BYTES, readStdin } from "../../examples/reference-provider/decode.mjs";
 import { respond } from "../../examples/reference-provider/policy.mjs";
 
-const SHARE = 0.6;
+const SHARE = 0.5;
 const DEFAULT_BUDGET_MS = 1000;
 
 let request;

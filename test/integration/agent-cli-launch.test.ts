@@ -35,10 +35,11 @@ describe.concurrent("agent-cli reference and the fake without a fault", () => {
     // No candidate: the kit runs its bundled reference in both modes, one report folder each.
     const run = await limit(() => runKit([], {}, (out) => join(out, "reference-agent-cli-awp-jsonl")));
     dirs.push(run.out);
-    expect(run.code).toBe(0);
+    // (--protocol agent-cli: the bundled agent CLI only.) The reports first, so a failure names its clause.
     expectConformant(run.report, run.text, "awp-jsonl");
     const text = readFileSync(join(run.out, "reference-agent-cli-stream-json", "report.json"), "utf8");
     expectConformant(JSON.parse(text) as RunReport, text, "stream-json");
+    expect(run.code).toBe(0);
   }, TEST_TIMEOUT_MS);
 
   for (const mode of MODES) {

@@ -1,6 +1,7 @@
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
+import { pool } from "./agent-cli-fakes.js";
 import type { FaultCase } from "./provider-faults.js";
 
 const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
@@ -37,10 +38,15 @@ function robustnessSelection(c: FaultCase): string[] {
 
 export function faultTests(cases: readonly FaultCase[], withRobustness: boolean): void {
   const temp = useTempDirs();
+  // Two runs at once: a run is one kit process waiting on a string of short provider
+  // processes, so one alone leaves CPU idle between spawns. The default budgets (5 s) are
+  // far above a call's cost, so the extra load moves no verdict.
+  const limit = pool(2);
+  describe.concurrent("each fault", () => {
   for (const c of cases) {
     it(`${c.fault} fails exactly ${c.fails.join(", ")}`, async () => {
       const out = temp();
-      const result = await runCli([
+      const result = await limit(() => runCli([
         "run", "--protocol", "provider",
         "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
         "--invalid-config-file", join(ROOT, "test/fakes/provider-invalid-configs.json"),
@@ -49,7 +55,7 @@ export function faultTests(cases: readonly FaultCase[], withRobustness: boolean)
         ...(withRobustness ? [] : OWN_CALLS.filter((id) => !c.fails.includes(id)).flatMap((id) => ["--skip", id])),
         ...(c.options ?? []),
         FAKE, "--", "--fault", c.fault,
-      ]);
+      ]));
       const report = readReport(out);
       expect(failing(report)).toEqual([...c.fails].sort());
       const mustFails = report.clauses.some((r) => r.status === "fail" && r.level === "MUST");
@@ -63,4 +69,5 @@ export function faultTests(cases: readonly FaultCase[], withRobustness: boolean)
       }
     });
   }
+  });
 }
