@@ -15,6 +15,7 @@ import { exitCodeFor } from "../../core/report/judge.js";
 import { makeRedactor } from "../../core/report/redact.js";
 import { startControlPlaneFixture, startModelFixture, type ControlPlaneFixture } from "../../fixtures/index.js";
 import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
+import { runKeys } from "../../runner/agent-cli/suite.js";
 import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
 import { readManaged, type ManagedArgs } from "../managed-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
@@ -85,7 +86,7 @@ export function recordCommand(y: Argv): Argv {
       const run = await recordAgentCliRun({ config, facts, scenarios: [name], ...readBounds(a as BoundArgs), ...readManaged(a as ManagedArgs) });
       const transcript = run.transcripts[0];
       if (transcript === undefined) throw new KitError("kit_bug", "no transcript recorded");
-      const redact = makeRedactor([run.token, run.managed?.token].filter((k): k is string => k !== undefined));
+      const redact = makeRedactor(runKeys(run));
       writeFileSync(a.out, redact(transcriptToJsonl(transcript, { recordedAt: new Date().toISOString(), tool: `awp-conformance ${kitVersion()}`, ...(a.description !== undefined ? { description: a.description } : {}) })));
       process.stdout.write(`recorded ${name} (${transcript.events.length} events) to ${a.out}\n`);
     },

@@ -14,7 +14,7 @@ import type { Finding } from "../../core/report/types.js";
 import { makeRedactor, redactDeep } from "../../core/report/redact.js";
 import { finding } from "../../core/agent-cli/checks/helpers.js";
 import { ScenarioContext } from "../../runner/agent-cli/context.js";
-import { newRunKeys, startScenarioFixtures, type RunKeys, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
+import { keyValues, newRunKeys, startScenarioFixtures, type RunKeys, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
 import type { LiveSession } from "../../runner/agent-cli/session.js";
 import type { AgentStep } from "../types.js";
 
@@ -73,13 +73,13 @@ export function fuzzReply(i: number): string {
 }
 
 /** Judges a transcript on FUZZ_AGENT_CLAUSES; the findings of failed clauses, in catalogue order. */
-export function judgeFuzzTranscript(transcript: Transcript, token: string | undefined, turnTimeoutMs: number, otherSecrets: readonly string[] = []): Finding[] {
+export function judgeFuzzTranscript(transcript: Transcript, token: string | undefined, turnTimeoutMs: number, secrets: readonly string[] = token !== undefined ? [token] : []): Finding[] {
   const run: AgentRun = { mode: transcript.mode, transcripts: [transcript], ...(token !== undefined ? { token } : {}), turnTimeoutMs, offline: false };
   const findings = judgeAgentRun(run, (id) => SELECTED.has(id))
     .results.filter((r) => r.status === "fail")
     .flatMap((r) => r.findings.map((f): Finding => ({ ...f, foundBy: "fuzz" })));
-  // The session's API key never leaves the kit, not even in a finding about a leak.
-  return redactDeep(findings, makeRedactor([...(token !== undefined ? [token] : []), ...otherSecrets]));
+  // The session's keys never leave the kit, not even in a finding about a leak.
+  return redactDeep(findings, makeRedactor(secrets));
 }
 
 /**
@@ -147,11 +147,6 @@ export class FuzzSession {
     }
   }
 
-  /** Keys besides the model's that reports must never show (the control-plane key). */
-  private secrets(): string[] {
-    return this.keys.controlPlaneToken !== undefined ? [this.keys.controlPlaneToken] : [];
-  }
-
   /** Performs one step, waiting (bounded) for what answers it. */
   async perform(step: AgentStep): Promise<void> {
     this.executed.push(step);
@@ -203,7 +198,7 @@ export class FuzzSession {
   /** Findings of the transcript so far; judge before close(): the kit's stop excuses a turn left waiting. */
   judge(): Finding[] {
     const transcript = this.transcript();
-    const findings = judgeFuzzTranscript(transcript, this.keys.token, this.fuzz.turnTimeoutMs, this.secrets());
+    const findings = judgeFuzzTranscript(transcript, this.keys.token, this.fuzz.turnTimeoutMs, keyValues(this.keys));
     if (findings.some((f) => f.clause === "agent-cli/turns/no-exit-mid-turn")) return findings;
     const when =
       this.diedInTurn !== undefined
@@ -212,7 +207,7 @@ export class FuzzSession {
           ? `before the host could write the next ${this.died.op === "turn" ? "turn" : "line"}`
           : undefined;
     if (when === undefined) return findings;
-    return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor([...(this.keys.token !== undefined ? [this.keys.token] : []), ...this.secrets()]))];
+    return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor(keyValues(this.keys)))];
   }
 
   /** Throws an AgentFuzzViolation when the transcript so far breaks a clause. */

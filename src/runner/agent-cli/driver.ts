@@ -58,8 +58,6 @@ function outcomeOf(transcript: Transcript, ms: number, stop: ScenarioStop | unde
   return { ms, turns: turns.length, answered: turns.filter((t) => t.terminals.length > 0).length, ...(stop !== undefined ? { stop } : {}) };
 }
 
-export { usesToken } from "./scenario-fixtures.js";
-
 /** The managed-task scenarios run only when the configuration sets the bridge up. */
 const MANAGED_SCENARIOS: readonly ScenarioName[] = ["managed-tasks", "managed-gated"];
 

@@ -19,22 +19,22 @@ function uses(config: LaunchConfig, placeholder: string): boolean {
   return [...config.prefixArgs, ...Object.values(config.env)].some((v) => v.includes(placeholder));
 }
 
-/** True when the configuration hands the candidate the fixture's API key. */
-export function usesToken(config: LaunchConfig): boolean {
-  return uses(config, "{{fixture.token}}");
-}
-
 /** True when the configuration points the candidate at the control-plane fixture (its URL or key). */
-export function usesControlPlane(config: LaunchConfig): boolean {
+function usesControlPlane(config: LaunchConfig): boolean {
   return uses(config, CONTROL_PLANE_PLACEHOLDER) || uses(config, CONTROL_PLANE_TOKEN_PLACEHOLDER);
 }
 
 /** Fresh random keys for the placeholders the configuration uses. */
 export function newRunKeys(config: LaunchConfig): RunKeys {
   return {
-    ...(usesToken(config) ? { token: newFixtureToken() } : {}),
+    ...(uses(config, "{{fixture.token}}") ? { token: newFixtureToken() } : {}),
     ...(uses(config, CONTROL_PLANE_TOKEN_PLACEHOLDER) ? { controlPlaneToken: newControlPlaneToken() } : {}),
   };
+}
+
+/** The keys of a run as values no report may show (the model's, then the control plane's). */
+export function keyValues(keys: RunKeys): string[] {
+  return [keys.token, keys.controlPlaneToken].filter((key): key is string => key !== undefined);
 }
 
 export interface ScenarioFixtures {

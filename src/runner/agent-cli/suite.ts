@@ -29,13 +29,18 @@ export function withinScenarios(judged: { results: ClauseResult[]; deselected: n
   return { results, deselected: judged.deselected + judged.results.length - results.length };
 }
 
+/** The run's own keys (the model fixture's, the control plane's), as no report or transcript may show them. */
+export function runKeys(run: AgentRun): string[] {
+  return [run.token, run.managed?.token].filter((key): key is string => key !== undefined);
+}
+
 /** Values the report must never show: the fixture key, secret-looking prefix arguments and env values. */
 export function secretsOf(run: AgentRun): string[] {
   const args = run.launch?.prefixArgs ?? [];
   // The same arguments the no-secrets-in-args clause flags, so a flagged value never shows in argv.
   const flagged = secretArgIndexes(args).map((i) => args[i] as string);
   const env = Object.entries(run.launch?.env ?? {}).filter(([name, value]) => SECRET_ENV_NAME.test(name) && value.length >= 4 && !value.includes("{{")).map(([, value]) => value);
-  return [...(run.token !== undefined ? [run.token] : []), ...(run.managed?.token !== undefined ? [run.managed.token] : []), ...flagged, ...env];
+  return [...runKeys(run), ...flagged, ...env];
 }
 
 /** Runs the agent-cli suite against one candidate in one mode and judges it. */
