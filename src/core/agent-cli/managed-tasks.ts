@@ -23,6 +23,19 @@ export const DEFAULT_TASK_OUTPUT_LIMIT = 256 * 1024;
 /** --task-wait-slack: how long past timeout_seconds a CLI may take to stop waiting for a pending task. */
 export const DEFAULT_TASK_WAIT_SLACK_MS = 10_000;
 
+/**
+ * The managed-task call's arguments when `value` is {argv: string[], timeout_seconds?: finite
+ * number} (other properties are dropped), else undefined.
+ */
+export function taskCallArgs(value: unknown): TaskCallArgs | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { argv, timeout_seconds: timeout } = value as Record<string, unknown>;
+  if (!Array.isArray(argv) || !argv.every((a): a is string => typeof a === "string")) return undefined;
+  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout))) return undefined;
+  // -0 reads back as 0 from JSON: normalized so a task renders and parses to the same value.
+  return { argv: [...argv], ...(timeout !== undefined ? { timeout_seconds: timeout === 0 ? 0 : timeout } : {}) };
+}
+
 /** The argv of a task with this plan, then `extra` elements (ignored by the control plane). */
 export function taskArgv(plan: TaskPlan, extra: readonly string[] = []): string[] {
   const argv = [TASK_PROGRAM, `plan=${plan.kind}`];

@@ -8,7 +8,7 @@
  */
 import { directiveOf, modelCalls, type JsonRecord, type ProcessView } from "../analysis.js";
 import { exitedAtStart } from "../causes.js";
-import { FAILURE_PLANS, MANAGED_TOOL, parseTaskPlan } from "../managed-tasks.js";
+import { FAILURE_PLANS, MANAGED_TOOL, parseTaskPlan, taskCallArgs } from "../managed-tasks.js";
 import type { TaskCallArgs, Transcript } from "../types.js";
 
 export const MANAGED_SCENARIO = "managed-tasks";
@@ -24,10 +24,9 @@ export function directedTask(message: JsonRecord | undefined): { task: TaskCallA
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const { argv, timeout_seconds: timeout } = value as JsonRecord;
-  if (!Array.isArray(argv)) return undefined;
-  const task: TaskCallArgs = { argv: argv.filter((a): a is string => typeof a === "string"), ...(typeof timeout === "number" ? { timeout_seconds: timeout } : {}) };
+  // Read as the kit's model fixture reads it (src/fixtures/directive.ts).
+  const task = taskCallArgs(value);
+  if (task === undefined) return undefined;
   return { task, rounds: directive.rounds ?? "A" };
 }
 
