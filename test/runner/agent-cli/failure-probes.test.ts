@@ -55,7 +55,9 @@ describe("failure probes: --stall-timeout bounds the failing turn", () => {
   }, 30_000);
 
   it.concurrent("a CLI slower than the stall timeout fails with the bound and the time, and the good turn is never sent", async () => {
-    const { stall } = await probe({ scenarios: ["failures-stall"], turnTimeoutMs: 2000, stallTimeoutMs: 1200 });
+    // --turn-timeout only bounds the wait for the probe's request to reach the model here: generous,
+    // so a loaded box's slow start cannot stop the probe before the stall it is about.
+    const { stall } = await probe({ scenarios: ["failures-stall"], turnTimeoutMs: 10_000, stallTimeoutMs: 1200 });
     expect(stall?.status).toBe("fail");
     expect(stall?.findings).toHaveLength(1);
     const [only] = stall?.findings ?? [];
