@@ -3,6 +3,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { KitError } from "../core/errors.js";
 import { kitVersion } from "../core/paths.js";
+import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
 import { killAllGroups } from "../runner/process-group.js";
 import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
@@ -55,7 +56,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-main(hideBin(process.argv)).then(
+useLauncher();
+main(hideBin(process.argv)).finally(closeLauncher).then(
   (code) => {
     process.exitCode = code;
   },

@@ -5,7 +5,8 @@ import { judgeClauses } from "../core/report/judge.js";
 import { gotFurther, refusedForBinding, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
-import { callProvider } from "../runner/provider/call.js";
+import { callProvider, type ProviderCall } from "../runner/provider/call.js";
+import { SeededCases } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
 import { ProviderCoverage } from "./provider/coverage.js";
 import type { CoverageSummary, FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
@@ -31,10 +32,10 @@ export interface ProviderTarget {
 }
 
 /** The findings one case produces: its base first (the control of a hostile case), then the case. */
-export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarget): Promise<Finding[]> {
+export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarget, call: ProviderCall = callProvider): Promise<Finding[]> {
   const exchanges: ProviderExchange[] = [];
   const send = async (item: ProviderCase, controlSeq?: number): Promise<ProviderExchange> => {
-    const { outcome, stdout, stderr } = await callProvider(target.argv, item.bytes, { timeoutMs: target.timeoutMs, ...(target.env ? { env: target.env } : {}) });
+    const { outcome, stdout, stderr } = await call(target.argv, item.bytes, { timeoutMs: target.timeoutMs, ...(target.env ? { env: target.env } : {}) });
     const exchange: ProviderExchange = {
       seq: exchanges.length + 1,
       scenario: `fuzz: ${item.label}`,
@@ -111,17 +112,19 @@ export async function fuzzProvider(
   ctx: ProviderFuzzContext,
   target: ProviderTarget,
   budget: FuzzBudget,
-  options: { onCase?: (done: number) => void; shrink?: boolean } = {},
+  options: { onCase?: (done: number) => void; shrink?: boolean; call?: ProviderCall } = {},
 ): Promise<ProviderFuzzResult> {
+  const call = options.call ?? callProvider;
   const arb = providerCaseArb(ctx);
-  const cases = fc.sample(arb, { seed: budget.seed, numRuns: budget.runs });
+  const cases = new SeededCases(arb, budget.seed, budget.runs);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
   let calls = 0;
-  await pool(cases, budget.jobs, async (c, index) => {
-    const findings = await evaluateProviderCase(c, target);
+  await pool(Array.from({ length: cases.length }, (_, i) => i), budget.jobs, async (index) => {
+    const c = cases.at(index);
+    const findings = await evaluateProviderCase(c, target, call);
     calls += c.base ? 2 : 1;
     coverage.add(c);
     for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
@@ -137,7 +140,7 @@ export async function fuzzProvider(
     const property = fc.asyncProperty(arb, async (c) => {
       // Past the budget every further candidate counts as passing: fast-check keeps the smallest failure so far.
       if (tried++ > MAX_SHRINK_CASES) return true;
-      const found = (await evaluateProviderCase(c, target)).find((f) => f.clause === clause);
+      const found = (await evaluateProviderCase(c, target, call)).find((f) => f.clause === clause);
       calls += c.base ? 2 : 1;
       if (found) last = found;
       return found === undefined;
@@ -146,7 +149,7 @@ export async function fuzzProvider(
     const shrunk = result.counterexample?.[0];
     if (!result.failed || shrunk === undefined) continue;
     // Re-evaluate the shrunk case so the finding describes exactly what the replay file holds.
-    const finding = (await evaluateProviderCase(shrunk, target)).find((f) => f.clause === clause) ?? last;
+    const finding = (await evaluateProviderCase(shrunk, target, call)).find((f) => f.clause === clause) ?? last;
     if (finding === undefined) continue;
     // When the well-formed base of a hostile case is what failed, the base alone is the minimal case.
     const minimal = shrunk.base !== undefined && finding.requestId === shrunk.base.requestId ? shrunk.base : shrunk;

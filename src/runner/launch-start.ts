@@ -21,8 +21,16 @@ export interface LaunchStart {
   readonly startedAt: number;
 }
 
-/** Every marker this kit hands out starts so. */
-export const KIT_PREFIX = `${process.pid}-`;
+let kitPrefix = `${process.pid}-`;
+
+/** Every marker this kit hands out starts so: the kit's pid, then a dash. */
+export const markerPrefix = (): string => kitPrefix;
+
+/** In the kit's launcher process: launches are the kit's, and their markers carry the kit's pid. */
+export function launchForKit(pid: number): void {
+  if (!Number.isSafeInteger(pid) || pid <= 1) throw new RangeError(`not a kit pid: ${pid}`);
+  kitPrefix = `${pid}-`;
+}
 
 /** 32 random bits per kit process, then a count: unique per launch, and across kit runs that reuse a pid. */
 const MARKER_BASE = randomBytes(4).toString("hex");
@@ -31,7 +39,7 @@ let launches = 0;
 /** A fresh marker value: the kit's pid, then 16 hex digits (this kit's random base, and the launch count). */
 export function newMarker(): string {
   launches = (launches + 1) % 0x1_0000_0000;
-  return `${KIT_PREFIX}${MARKER_BASE}${launches.toString(16).padStart(8, "0")}`;
+  return `${kitPrefix}${MARKER_BASE}${launches.toString(16).padStart(8, "0")}`;
 }
 
 /** The child environment with the launch marker added (a marker the kit itself inherited is kept in front). */

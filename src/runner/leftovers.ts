@@ -16,7 +16,7 @@
 import { readdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { LAUNCH_MARKER_ENV, LEFTOVERS_RECORDED, type Leftover, type LeftoverSweep, type StdStream } from "../core/process-outcome.js";
-import { KIT_PREFIX, type LaunchStart } from "./launch-start.js";
+import { markerPrefix, type LaunchStart } from "./launch-start.js";
 import { commandOf, lastPid, markerLinks, PROC_ROOT, readCapped, readLink, readStat, tgidOf } from "./proc-read.js";
 
 export { LAUNCH_MARKER_ENV, PROC_ROOT };
@@ -115,7 +115,7 @@ export function inspect(trace: LaunchTrace, pid: number, others: ReadonlySet<num
   const links = environ === undefined ? [] : markerLinks(environ);
   const marked = links.includes(trace.marker);
   // Another launch of this kit (a parallel job): not this one's, and not worth reading its open files.
-  if (!marked && links.some((link) => link.startsWith(KIT_PREFIX))) return undefined;
+  if (!marked && links.some((link) => link.startsWith(markerPrefix()))) return undefined;
   const holds = pipesHeld(trace, proc, pid);
   if (!marked && holds.length === 0) return undefined;
   const foundBy: Found["foundBy"] = [...(marked ? (["marker"] as const) : []), ...(holds.length > 0 ? (["pipe"] as const) : [])];

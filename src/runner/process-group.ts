@@ -4,23 +4,23 @@
  * session/process group (`detached: true` ⇒ setsid ⇒ pgid = pid), so the kit can
  * signal the child and everything it started with one `kill(-pgid, sig)`.
  *
- * execa is used only to spawn; its buffering, timeout, force-kill and cleanup
- * logic is switched off — callers own caps and timers.
+ * Spawned with node:child_process directly, and nothing else on the way: the spawn is
+ * synchronous on the event loop (fork + exec), so every launch's cost is the kit's too.
+ * Callers own caps and timers.
  */
-import { constants as fsConstants } from "node:fs";
-import { access, open, stat } from "node:fs/promises";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
-import { execa } from "execa";
 import { LEFTOVERS_RECORDED, type LeftoverSweep } from "../core/process-outcome.js";
 import { beginLaunch, markedEnv } from "./launch-start.js";
 import { killLeftoversNow, sweepLeftovers, traceLaunch, type LaunchTrace } from "./leftovers.js";
+import { forgetResolutions, resolveExecutable, type SpawnFailure } from "./resolve-exec.js";
 
 /** argv[0] = executable (path, or bare name looked up in env.PATH); env = the child environment, to which the kit adds only its launch marker (LAUNCH_MARKER_ENV). */
 export interface GroupSpawnOptions { argv: readonly string[]; cwd?: string; env: Record<string, string> }
 
-export interface SpawnFailure { code: string; message: string }
+export type { SpawnFailure };
 
 /** endedAt = performance.now() when the exit was observed. */
 export interface ExitStatus { exitCode: number | null; signal: string | null; endedAt: number }
@@ -159,35 +159,36 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   validateSpawnOptions(options);
   const [file, ...args] = options.argv as [string, ...string[]];
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const resolved = await resolveExecutable(file, options.env, cwd);
+  const resolved = resolveExecutable(file, options.env, cwd);
   if (!resolved.ok) return resolved;
 
   const begun = beginLaunch();
   const startedAt = performance.now();
-  const subprocess = execa(resolved.path, args, {
-    shell: false, detached: true, reject: false, buffer: false, encoding: "buffer",
-    stdin: "pipe", stdout: "pipe", stderr: "pipe", extendEnv: false, env: markedEnv(options.env, begun.marker), cwd,
-    argv0: file, stripFinalNewline: false, lines: false, cleanup: false, windowsHide: true,
-    forceKillAfterDelay: false, timeout: 0, ipc: false, preferLocal: false,
-  });
-  // reject: false ⇒ settles with a result or an ExecaError; either way never unhandled.
-  const settled = subprocess.then(causeOf, causeOf);
-  subprocess.on("error", () => undefined);
+  let subprocess: ChildProcessWithoutNullStreams;
+  try {
+    subprocess = spawn(resolved.path, args, {
+      shell: false, detached: true, stdio: "pipe", env: markedEnv(options.env, begun.marker), cwd, argv0: file, windowsHide: true,
+    });
+  } catch (error) {
+    // Synchronous spawn errors (e.g. ENOEXEC, E2BIG) are thrown by Node; they are the target's, not the kit's.
+    return { ok: false, error: toFailure(error) };
+  }
   const pid = subprocess.pid;
   // Synchronously, microseconds after the exec: the child's stdio pipes as /proc shows them.
   const launch = pid === undefined ? undefined : traceLaunch(pid, begun);
   if (pid === undefined || launch === undefined) {
-    // Async spawn errors (ENOENT, EACCES...) arrive as 'error'; sync ones (e.g. ENOEXEC)
-    // become execa's early-error result, whose cause is the original error.
-    const cause = await new Promise<unknown>((resolve) => {
-      subprocess.once("error", resolve);
-      void settled.then(resolve);
-    });
-    return { ok: false, error: toFailure(cause) };
+    // Asynchronous spawn errors (ENOENT, EACCES...) arrive as 'error' on the next tick.
+    const cause = await new Promise<unknown>((resolve) => subprocess.once("error", resolve));
+    for (const stream of [subprocess.stdin, subprocess.stdout, subprocess.stderr]) stream.destroy();
+    // The target or cwd may have changed since it was resolved: a fresh look says what is wrong, if it can.
+    forgetResolutions();
+    const again = resolveExecutable(file, options.env, cwd);
+    return { ok: false, error: again.ok ? toFailure(cause) : again.error };
   }
 
   registerGroup(pid);
   let status: ExitStatus | null = null;
+  subprocess.on("error", () => undefined);
   const exited = new Promise<ExitStatus>((resolve) => {
     subprocess.once("exit", (code: number | null, signal: NodeJS.Signals | null) => {
       status = { exitCode: code, signal, endedAt: performance.now() };
@@ -196,8 +197,7 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   });
   const { stdin, stdout, stderr } = subprocess;
   for (const stream of [stdin, stdout, stderr]) stream.on("error", () => undefined);
-  // Handed over paused (readableFlowing = false) so execa never starts them flowing
-  // before the caller listens; the caller must resume() them.
+  // Handed over paused (readableFlowing = false): the caller listens, then resume()s them.
   stdout.pause();
   stderr.pause();
   const child: GroupChild = { pid, stdin, stdout, stderr, startedAt, launch, exited, exitStatus: () => status };
@@ -215,62 +215,6 @@ function validateSpawnOptions(options: GroupSpawnOptions): void {
       throw new TypeError(`invalid environment entry ${JSON.stringify(key)}`);
     }
   }
-}
-
-type Resolution = { ok: true; path: string } | { ok: false; error: SpawnFailure };
-const NOT_FOUND = { ENOENT: "not found in PATH", EACCES: "found in PATH but not executable" };
-
-/** Find what execve would run; refuse non-binary, non-#! files (execvp would give them to /bin/sh). */
-async function resolveExecutable(file: string, env: Record<string, string>, cwd: string): Promise<Resolution> {
-  if (!(await stat(cwd).catch(() => null))?.isDirectory()) {
-    return { ok: false, error: { code: "ENOENT", message: `cwd ${cwd}: no such directory` } };
-  }
-  let target = file.includes("/") ? path.resolve(cwd, file) : undefined;
-  let code: keyof typeof NOT_FOUND = "ENOENT";
-  for (const dir of target === undefined ? (env.PATH ?? "/bin:/usr/bin").split(":") : []) {
-    const candidate = path.resolve(cwd, dir, file);
-    if (!(await stat(candidate).catch(() => null))?.isFile()) continue;
-    if (await access(candidate, fsConstants.X_OK).then(() => true, () => false)) {
-      target = candidate;
-      break;
-    }
-    code = "EACCES";
-  }
-  if (target === undefined) return { ok: false, error: { code, message: `${file}: ${NOT_FOUND[code]}` } };
-  const header = await readHeader(target);
-  if (header && !isRunnableHeader(header)) {
-    return { ok: false, error: { code: "ENOEXEC", message: `${file}: not a native executable or #! script` } };
-  }
-  return { ok: true, path: target };
-}
-
-/** First bytes of a regular file, or null if it cannot be read (spawn will report why). */
-async function readHeader(file: string): Promise<Buffer | null> {
-  try {
-    if (!(await stat(file)).isFile()) return null;
-    const handle = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-    try {
-      const buffer = Buffer.alloc(4);
-      const { bytesRead } = await handle.read(buffer, 0, 4, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return null;
-  }
-}
-
-const BINARY_MAGICS = ["7f454c46", "feedface", "feedfacf", "cefaedfe", "cffaedfe", "cafebabe"];
-
-function isRunnableHeader(header: Buffer): boolean {
-  if (header.length >= 2 && header[0] === 0x23 && header[1] === 0x21) return true; // "#!"
-  return header.length === 4 && BINARY_MAGICS.includes(header.toString("hex"));
-}
-
-function causeOf(result: unknown): unknown {
-  const isObject = typeof result === "object" && result !== null;
-  return isObject && "cause" in result && result.cause !== undefined ? result.cause : result;
 }
 
 function toFailure(error: unknown): SpawnFailure {

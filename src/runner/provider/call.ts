@@ -1,5 +1,6 @@
 import { MAX_MESSAGE_BYTES, type CallOutcome } from "../../core/provider/types.js";
 import { runProcess } from "../process.js";
+import { currentLauncher } from "../launcher/client.js";
 
 export const STDOUT_CAP = MAX_MESSAGE_BYTES + 1;
 export const STDERR_CAP = 256 * 1024;
@@ -17,8 +18,17 @@ export interface CallResult {
   stderr: Uint8Array;
 }
 
+/** How a provider call is made: callProvider itself, or a stand-in that asks the thread that spawns. */
+export type ProviderCall = (argv: readonly string[], request: Uint8Array, options: CallOptions) => Promise<CallResult>;
+
 /** One provider process: the request bytes on stdin, stdout capped at 1 MiB + 1, stderr at 256 KiB. */
-export async function callProvider(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+export function callProvider(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+  const launcher = currentLauncher();
+  return launcher === undefined ? callInProcess(argv, request, options) : launcher.call(argv, request, options);
+}
+
+/** callProvider on this process's own event loop. */
+export async function callInProcess(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
   const { stdout, stderr, ...outcome } = await runProcess({
     argv,
     stdin: request,

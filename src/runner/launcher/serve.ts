@@ -1,0 +1,42 @@
+/**
+ * The launcher process: a small Node process that does nothing but run provider calls for
+ * the kit (runner/process.ts, unchanged) and send back what they gave. Node spawns
+ * synchronously (fork + exec) and a fork costs more the larger the forking process is and
+ * the more it does between spawns; the kit, with its schemas, generators and judges loaded,
+ * is neither small nor idle, so it hands every launch to this process.
+ *
+ * When the kit goes away (the IPC channel closes), or a signal ends this process, every
+ * process group still running is killed first.
+ */
+import { launchForKit } from "../launch-start.js";
+import { killAllGroups } from "../process-group.js";
+import { callInProcess, type CallResult } from "../provider/call.js";
+import type { LaunchReply, LaunchRequest } from "./messages.js";
+
+// The kit's pid (argv[2]): the launch markers are the kit's, as if it had launched them itself.
+launchForKit(Number(process.argv[2]));
+
+const send = (reply: LaunchReply): void => {
+  if (process.connected) process.send?.(reply);
+};
+
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+process.on("message", (message: LaunchRequest) => {
+  void callInProcess(message.argv, asBuffer(message.request), message.options).then(
+    (result: CallResult) => send({ id: message.id, result }),
+    (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
+
+process.on("disconnect", () => {
+  killAllGroups();
+  process.exit(0);
+});
+
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  process.on(signal, () => {
+    killAllGroups();
+    process.exit(code);
+  });
+}
