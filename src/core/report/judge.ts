@@ -26,6 +26,26 @@ export function combineJudgements(clause: Clause, judgements: readonly Judgement
   return { ...base, status: "not-applicable", reason, judged: 0, findings: [] };
 }
 
+/** Checks by clause, worked out once per list of checks (a fuzz campaign judges thousands of cases with one). */
+const indexes = new WeakMap<readonly Check<never>[], { clauses: readonly Clause[]; byClause: Map<string, Check<never>[]> }>();
+
+function checksByClause<T>(clauses: readonly Clause[], checks: readonly Check<T>[]): Map<string, Check<T>[]> {
+  const known = indexes.get(checks as readonly Check<never>[]);
+  if (known !== undefined && known.clauses === clauses) return known.byClause as Map<string, Check<T>[]>;
+  const byClause = new Map<string, Check<T>[]>();
+  for (const check of checks) {
+    const list = byClause.get(check.clause) ?? [];
+    list.push(check);
+    byClause.set(check.clause, list);
+  }
+  const ids = new Set(clauses.map((c) => c.id));
+  for (const id of byClause.keys()) {
+    if (!ids.has(id)) throw new KitError("kit_bug", `a check judges ${id}, which is not in the catalogue`);
+  }
+  indexes.set(checks as readonly Check<never>[], { clauses, byClause: byClause as Map<string, Check<never>[]> });
+  return byClause;
+}
+
 /** Runs every check of every selected clause. A clause without a check is a kit bug. */
 export function judgeClauses<T>(
   clauses: readonly Clause[],
@@ -33,16 +53,7 @@ export function judgeClauses<T>(
   subject: T,
   selected: (id: string) => boolean,
 ): JudgedClauses {
-  const byClause = new Map<string, Check<T>[]>();
-  for (const check of checks) {
-    const list = byClause.get(check.clause) ?? [];
-    list.push(check);
-    byClause.set(check.clause, list);
-  }
-  const known = new Set(clauses.map((c) => c.id));
-  for (const id of byClause.keys()) {
-    if (!known.has(id)) throw new KitError("kit_bug", `a check judges ${id}, which is not in the catalogue`);
-  }
+  const byClause = checksByClause(clauses, checks);
   let deselected = 0;
   const results: ClauseResult[] = [];
   for (const clause of clauses) {

@@ -94,9 +94,9 @@ export const printableAlphabetArb: fc.Arbitrary<string[]> = fc.array(
 
 /** `length` code points taken cyclically from the alphabet (never a split surrogate pair). */
 export function cycle(alphabet: readonly string[], length: number): string {
-  let out = "";
-  for (let i = 0; i < length; i++) out += alphabet[i % alphabet.length] as string;
-  return out;
+  if (length <= 0 || alphabet.length === 0) return "";
+  const whole = Math.floor(length / alphabet.length);
+  return alphabet.join("").repeat(whole) + alphabet.slice(0, length - whole * alphabet.length).join("");
 }
 
 export function isAscii(text: string): boolean {

@@ -4,7 +4,6 @@ import type { JsonObject } from "../../core/provider/types.js";
 import { COUNT_SCALE, CoverageTally, KIB, MIB, type DimensionSpec, type Scale } from "../coverage.js";
 import type { ProviderCase } from "../types.js";
 import { isObject } from "./case.js";
-import { nestingOf } from "./values.js";
 
 const REQUEST_BYTES: Scale = [
   { name: "< 1 KiB", upTo: KIB - 1 },
@@ -55,21 +54,45 @@ function codePoints(text: string): number {
   return n;
 }
 
+interface Shape {
+  /** The largest container, in members. */
+  members: number;
+  /** The longest string, in code points. */
+  chars: number;
+  /** Containers on the deepest path. */
+  depth: number;
+}
+
+const SCALAR: Shape = { members: 0, chars: 0, depth: 0 };
+/**
+ * Shapes of containers already measured: generated values share their members (a sized
+ * collection repeats a few), so each distinct container is walked once.
+ */
+const shapes = new WeakMap<object, Shape>();
+
+/** One walk: the largest container, the longest string and the nesting of a value (at most 1000 deep, as generated). */
+function shapeOf(value: JsonValue): Shape {
+  if (typeof value === "string") return { members: 0, chars: codePoints(value), depth: 0 };
+  if (value === null || typeof value !== "object") return SCALAR;
+  const known = shapes.get(value);
+  if (known !== undefined) return known;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  const shape: Shape = { members: children.length, chars: 0, depth: 0 };
+  for (const child of children) {
+    const inner = shapeOf(child);
+    if (inner.members > shape.members) shape.members = inner.members;
+    if (inner.chars > shape.chars) shape.chars = inner.chars;
+    if (inner.depth > shape.depth) shape.depth = inner.depth;
+  }
+  shape.depth += 1;
+  shapes.set(value, shape);
+  return shape;
+}
+
 /** The largest container (in members) and the longest string (in code points) anywhere in `values`. */
 export function extremes(values: readonly JsonValue[]): { members: number; chars: number } {
-  let members = 0;
-  let chars = 0;
-  const stack: JsonValue[] = [...values];
-  while (stack.length > 0) {
-    const item = stack.pop() as JsonValue;
-    if (typeof item === "string") chars = Math.max(chars, codePoints(item));
-    else if (item !== null && typeof item === "object") {
-      const children = Array.isArray(item) ? item : Object.values(item);
-      members = Math.max(members, children.length);
-      for (const child of children) stack.push(child);
-    }
-  }
-  return { members, chars };
+  const shape = shapeOf(values as JsonValue[]);
+  return { members: Math.max(0, ...values.map((v) => shapeOf(v).members)), chars: shape.chars };
 }
 
 function toolValues(request: JsonObject | undefined): JsonValue[] {
@@ -95,7 +118,7 @@ export class ProviderCoverage {
     const { members, chars } = extremes(toolValues(value));
     this.tally.size(PROVIDER_SIZES.members, members);
     this.tally.size(PROVIDER_SIZES.chars, chars);
-    this.tally.size(PROVIDER_SIZES.depth, nestingOf(value));
+    this.tally.size(PROVIDER_SIZES.depth, shapeOf(value).depth);
   }
 
   summary(): ReturnType<CoverageTally["summary"]> {
