@@ -1,62 +1,99 @@
-import { execFileSync, spawnSync } from "node:child_process";
+/**
+ * The spawn floor (issue 12): against the same provider and the same bytes, (a) a plain Node
+ * spawn loop in a process of its own (bench/floor-loop.ts) with the fuzzer's concurrency,
+ * (b) `fuzz --jobs 2` (fuzzProvider with the CLI's launcher), (c) the fixed provider suite
+ * (serial, so its floor runs one at a time with the suite's own requests). Rounds alternate
+ * floor and kit; the medians and their ratio are printed.
+ */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import fc from "fast-check";
 import { packageRoot } from "../src/core/paths.js";
+import { SeededCases } from "../src/fuzz/cases.js";
 import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
 import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { fuzzProvider } from "../src/fuzz/provider-run.js";
-import type { ProviderCase, ProviderFuzzContext } from "../src/fuzz/types.js";
+import type { ProviderFuzzContext } from "../src/fuzz/types.js";
+import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
+import { runProviderSuite } from "../src/runner/provider/suite.js";
 import type { BenchResult } from "./json-reader.js";
+import { peakRssOf } from "./peak-rss.js";
 
-const RUNS = 400;
 const SEED = 1;
+const ROUNDS = 3;
+const CONFIG = { value: { blocked_tools: ["example_tool"] }, document: '{"blocked_tools":["example_tool"]}' };
+const FLOOR = resolve(packageRoot(), "dist/bench/floor-loop.js");
 
-/** The plain baseline: a bash loop spawning the candidate once per request, the same bytes in the same order. */
-function shellLoop(argv: string[], cases: ProviderCase[], dir: string): number {
-  const inputs = join(dir, "inputs");
-  mkdirSync(inputs, { recursive: true });
-  let n = 0;
-  for (const c of cases) {
-    for (const item of c.base ? [c.base, c] : [c]) writeFileSync(join(inputs, `${String(n++).padStart(6, "0")}.bin`), item.bytes);
-  }
-  const command = `for f in "${inputs}"/*.bin; do "$@" < "$f" > /dev/null 2>&1; done`;
-  const started = performance.now();
-  spawnSync("bash", ["-c", command, "loop", ...argv], { stdio: "ignore" });
-  return n / ((performance.now() - started) / 1000);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+function writeInputs(dir: string, inputs: Uint8Array[]): string {
+  mkdirSync(dir, { recursive: true });
+  inputs.forEach((bytes, n) => writeFileSync(join(dir, `${String(n).padStart(6, "0")}.bin`), bytes));
+  return dir;
 }
 
-async function measure(name: string, argv: string[], ctx: ProviderFuzzContext, runs: number, dir: string): Promise<BenchResult[]> {
-  const target = { argv, config: ctx.config, timeoutMs: 6000 };
+function floorRate(argv: string[], dir: string, jobs: number): number {
+  const out = execFileSync(process.execPath, [FLOOR, String(jobs), dir, ...argv], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const { calls, seconds } = JSON.parse(out) as { calls: number; seconds: number };
+  return calls / seconds;
+}
+
+async function fuzzRate(argv: string[], ctx: ProviderFuzzContext, runs: number): Promise<number> {
   const started = performance.now();
-  const result = await fuzzProvider(ctx, target, { runs, seed: SEED, jobs: 2 }, { shrink: false });
-  const rate = result.calls / ((performance.now() - started) / 1000);
-  const generating = performance.now();
-  const cases = fc.sample(providerCaseArb(ctx), { seed: SEED, numRuns: runs });
-  const perCase = (performance.now() - generating) / runs;
-  const requests = cases.reduce((n, c) => n + (c.base ? 2 : 1), 0);
-  const bytes = cases.reduce((n, c) => n + c.bytes.length + (c.base?.bytes.length ?? 0), 0) / requests;
+  const result = await fuzzProvider(ctx, { argv, config: ctx.config, timeoutMs: 6000 }, { runs, seed: SEED, jobs: 2 }, { shrink: false });
+  return result.calls / ((performance.now() - started) / 1000);
+}
+
+async function suiteRun(argv: string[]): Promise<{ rate: number; requests: Uint8Array[] }> {
+  const started = performance.now();
+  const { transcript } = await runProviderSuite({ argv, config: CONFIG });
+  const seconds = (performance.now() - started) / 1000;
+  return { rate: transcript.exchanges.length / seconds, requests: transcript.exchanges.map((e) => e.request) };
+}
+
+async function measure(name: string, argv: string[], runs: number, dir: string): Promise<BenchResult[]> {
+  const ctx = await prepareProviderFuzz(argv, CONFIG, 5000, 6000);
+  if ("reason" in ctx) throw new Error(ctx.reason);
+  const cases = new SeededCases(providerCaseArb(ctx), SEED, runs);
+  const fuzzInputs = Array.from({ length: runs }, (_, i) => cases.at(i)).flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
+  const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
+  const suiteDir = writeInputs(join(dir, `${name}-suite`), (await suiteRun(argv)).requests);
+  const rates = { floor: [] as number[], fuzz: [] as number[], floor1: [] as number[], suite: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    rates.floor.push(floorRate(argv, fuzzDir, 2));
+    rates.fuzz.push(await fuzzRate(argv, ctx, runs));
+    rates.floor1.push(floorRate(argv, suiteDir, 1));
+    rates.suite.push((await suiteRun(argv)).rate);
+  }
+  const [a, b, a1, c] = [median(rates.floor), median(rates.fuzz), median(rates.floor1), median(rates.suite)];
   return [
-    { name: `fuzz --jobs 2, ${name}`, value: rate, unit: "calls/s", ...(name.startsWith("compiled") ? { target: ">= 100" } : {}) },
-    { name: `mean request, ${name}`, value: bytes / 1024, unit: "KiB" },
-    { name: `case generation, ${name}`, value: perCase, unit: "ms/case" },
-    { name: `bash loop, same inputs, ${name}`, value: shellLoop(argv, cases, join(dir, name.replace(/\W+/g, "-"))), unit: "calls/s" },
+    { name: `(a) floor: Node spawn loop, jobs 2, ${fuzzInputs.length} fuzz requests, ${name}`, value: a, unit: "calls/s" },
+    { name: `(b) fuzz --jobs 2, ${runs} cases, ${name}`, value: b, unit: "calls/s" },
+    { name: `(b)/(a), ${name}`, value: b / a, unit: "ratio", target: ">= 0.90" },
+    { name: `(a1) floor: Node spawn loop, jobs 1, the suite's own requests, ${name}`, value: a1, unit: "calls/s" },
+    { name: `(c) run (provider suite, serial), ${name}`, value: c, unit: "calls/s" },
+    { name: `(c)/(a1), ${name}`, value: c / a1, unit: "ratio", target: ">= 0.90" },
   ];
 }
 
-/** Fuzzer throughput against a small compiled provider and the Node reference, beside a plain shell loop. */
+/** Fuzzer and suite throughput against a small compiled provider and the Node reference, beside the plain spawn floor. */
 export async function benchProviderFuzz(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
+  useLauncher();
   try {
     const tiny = join(dir, "tiny-provider");
     execFileSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")]);
-    const config = { value: { blocked_tools: ["example_tool"] }, document: '{"blocked_tools":["example_tool"]}' };
-    const ctx = await prepareProviderFuzz([tiny], config, 5000, 6000);
-    if ("reason" in ctx) throw new Error(ctx.reason);
     const reference = join(packageRoot(), "examples/reference-provider/provider.mjs");
-    return [...(await measure("compiled tiny provider", [tiny], ctx, RUNS, dir)), ...(await measure("Node reference provider", [reference], ctx, 60, dir))];
+    const rss = await peakRssOf(["fuzz", "--protocol", "provider", "--fuzz-runs", "2000", "--seed", String(SEED), "--config-json", CONFIG.document, "--reporter", "json", "--out", join(dir, "rss-report"), "--quiet", tiny]);
+    return [
+      ...(await measure("compiled tiny provider", [tiny], 400, dir)),
+      ...(await measure("Node reference provider", [reference], 40, dir)),
+      { name: `peak RSS of the kit, fuzz --fuzz-runs 2000 (exit ${rss.exitCode})`, value: rss.kit, unit: "MB", target: "< 150" },
+      { name: "peak RSS of its launcher process, same run", value: rss.child, unit: "MB", target: "< 150" },
+    ];
   } finally {
+    closeLauncher();
     rmSync(dir, { recursive: true, force: true });
   }
 }
