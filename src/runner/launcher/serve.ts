@@ -22,9 +22,24 @@ const send = (reply: LaunchReply): void => {
 
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** Past this many bytes of requests and output since the last collection, collect (when --expose-gc gave the means). */
+const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
+let sinceCollection = 0;
+const collect = (globalThis as { gc?: () => void }).gc;
+
+function counted(bytes: number): void {
+  sinceCollection += bytes;
+  if (collect === undefined || sinceCollection < COLLECT_AFTER_BYTES) return;
+  sinceCollection = 0;
+  collect();
+}
+
 process.on("message", (message: LaunchRequest) => {
   void callInProcess(message.argv, asBuffer(message.request), message.options).then(
-    (result: CallResult) => send({ id: message.id, result }),
+    (result: CallResult) => {
+      send({ id: message.id, result });
+      counted(message.request.byteLength + result.stdout.byteLength + result.stderr.byteLength);
+    },
     (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
   );
 });
