@@ -114,18 +114,22 @@ export async function fuzzProvider(
   budget: FuzzBudget,
   options: { onCase?: (done: number) => void; shrink?: boolean; call?: ProviderCall } = {},
 ): Promise<ProviderFuzzResult> {
-  const call = options.call ?? callProvider;
+  const made = options.call ?? callProvider;
+  let calls = 0;
+  // Every call made counts: a hostile case whose control failed sends one, a refused binding is resent.
+  const call: ProviderCall = (argv, request, callOptions) => {
+    calls++;
+    return made(argv, request, callOptions);
+  };
   const arb = providerCaseArb(ctx);
   const cases = new SeededCases(arb, budget.seed, budget.runs);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
-  let calls = 0;
   await pool(Array.from({ length: cases.length }, (_, i) => i), budget.jobs, async (index) => {
     const c = cases.at(index);
     const findings = await evaluateProviderCase(c, target, call);
-    calls += c.base ? 2 : 1;
     coverage.add(c);
     for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
     done++;
@@ -141,8 +145,7 @@ export async function fuzzProvider(
       // Past the budget every further candidate counts as passing: fast-check keeps the smallest failure so far.
       if (tried++ > MAX_SHRINK_CASES) return true;
       const found = (await evaluateProviderCase(c, target, call)).find((f) => f.clause === clause);
-      calls += c.base ? 2 : 1;
-      if (found) last = found;
+        if (found) last = found;
       return found === undefined;
     });
     const result = await fc.check(property, { seed: budget.seed, path: String(index), numRuns: budget.runs });
