@@ -2,6 +2,7 @@ import { benchJsonReader, type BenchResult } from "./json-reader.js";
 import { benchNeverAnswers } from "./never-answers.js";
 import { benchFuzzCampaign } from "./fuzz-campaign.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
+import { benchStartup } from "./startup.js";
 
 /** Every benchmark suite; add new ones here. */
 const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
@@ -9,6 +10,7 @@ const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "provider-fuzz", run: benchProviderFuzz },
   { name: "never-answers", run: benchNeverAnswers },
   { name: "fuzz-campaign", run: benchFuzzCampaign },
+  { name: "startup", run: benchStartup },
 ];
 
 function table(rows: string[][]): string {
