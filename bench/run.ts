@@ -3,6 +3,7 @@ import { benchNeverAnswers } from "./never-answers.js";
 import { benchFuzzCampaign } from "./fuzz-campaign.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
 import { benchStartup } from "./startup.js";
+import { benchAgentCliTime } from "./agent-cli-time.js";
 
 /** Every benchmark suite; add new ones here. */
 const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
@@ -11,6 +12,7 @@ const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "never-answers", run: benchNeverAnswers },
   { name: "fuzz-campaign", run: benchFuzzCampaign },
   { name: "startup", run: benchStartup },
+  { name: "agent-cli-time", run: benchAgentCliTime },
 ];
 
 function table(rows: string[][]): string {
