@@ -4,6 +4,7 @@ import { benchFuzzCampaign } from "./fuzz-campaign.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
 import { benchStartup } from "./startup.js";
 import { benchAgentCliTime } from "./agent-cli-time.js";
+import { benchAgentCliMemory } from "./agent-cli-memory.js";
 
 /** Every benchmark suite; add new ones here. */
 const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
@@ -13,6 +14,7 @@ const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "fuzz-campaign", run: benchFuzzCampaign },
   { name: "startup", run: benchStartup },
   { name: "agent-cli-time", run: benchAgentCliTime },
+  { name: "agent-cli-memory", run: benchAgentCliMemory },
 ];
 
 function table(rows: string[][]): string {

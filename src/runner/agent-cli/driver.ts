@@ -12,6 +12,7 @@ import { bridgeSetup, DEFAULT_TASK_OUTPUT_LIMIT, DEFAULT_TASK_WAIT_SLACK_MS, typ
 import { newRunKeys, startScenarioFixtures, type RunKeys } from "./scenario-fixtures.js";
 import { ScenarioContext, ScenarioStopped } from "./context.js";
 import { RunControl } from "./run-control.js";
+import { OutputBudget } from "./output-budget.js";
 import { SCENARIO_RUNNERS } from "./scenarios/index.js";
 
 export interface AgentCliSuiteOptions {
@@ -86,7 +87,7 @@ export function stallLimitFor(bounds: KitBounds): number {
   return bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
 }
 
-async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, keys: RunKeys, bridge: BridgeSetup | undefined, bounds: KitBounds, control: RunControl): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
+async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, keys: RunKeys, bridge: BridgeSetup | undefined, bounds: KitBounds, control: RunControl, budget: OutputBudget): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
   const root = mkdtempSync(join(tmpdir(), `awp-agent-${name}-`));
   const cwd = join(root, "work");
   const home = options.home ?? join(root, "home");
@@ -107,6 +108,7 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, ke
     home,
     launcherEnv: options.launcherEnv ?? process.env,
     onUnanswered: () => control.unanswered(),
+    outputBudget: budget,
   });
   control.enter(ctx);
   try {
@@ -141,6 +143,7 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
   const jobs = Math.max(1, options.jobs ?? 4);
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   const control = new RunControl(runTimeoutMs);
+  const budget = new OutputBudget();
   const run = async (name: ScenarioName): Promise<void> => {
     const cause = control.stopped;
     if (cause !== undefined) {
@@ -150,7 +153,7 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
       return;
     }
     const started = performance.now();
-    const { transcript, stop } = await runScenario(name, options, keys, bridge, bounds, control);
+    const { transcript, stop } = await runScenario(name, options, keys, bridge, bounds, control, budget);
     transcripts.set(name, transcript);
     if (stop !== undefined) stops.push(stop);
     options.onScenario?.(name, transcript, outcomeOf(transcript, performance.now() - started, stop));
