@@ -1,7 +1,7 @@
 /**
  * Issue 12: the kit's memory must not grow with what a CLI prints. Runs the built kit's full
  * agent-cli suite against bench/fixtures/agent-cli-flood.mjs (stdout flooded with JSON lines
- * of about 1 KiB, or of about 100 bytes, or one 200 MiB line without a newline) and, for
+ * of about 1 KiB, of about 100 bytes, or of empty arrays, or one 200 MiB line without a newline) and, for
  * comparison, against the reference CLI; reports the kit process's peak RSS (VmHWM from
  * /proc, read while it runs; Linux only).
  */
@@ -46,6 +46,7 @@ export async function benchAgentCliMemory(): Promise<BenchResult[]> {
   const cases: { name: string; args: string[] }[] = [
     { name: "stdout flooded with ~1 KiB JSON lines", args: run("flood", ["AWP_FLOOD_LINE_BYTES=1024"], [flood]) },
     { name: "stdout flooded with ~100-byte JSON lines", args: run("tiny", ["AWP_FLOOD_LINE_BYTES=0"], [flood]) },
+    { name: "stdout flooded with ~1 KiB lines of empty arrays", args: run("nested", ["AWP_FLOOD_LINE_BYTES=1024", "AWP_FLOOD_NESTED=1"], [flood]) },
     { name: "one 200 MiB stdout line without a newline", args: run("huge", [`AWP_FLOOD_HUGE_LINE=${200 * 1024 * 1024}`], [flood]) },
     ...(reference !== undefined ? [{ name: "the reference CLI (bundled configuration), for comparison", args: run("reference", reference.env ?? [], reference.argv) }] : []),
   ];

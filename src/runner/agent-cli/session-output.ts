@@ -62,13 +62,13 @@ export class OutputRecorder {
     const { lines, oversize } = this.splitter.push(chunk);
     for (const raw of lines) {
       if (this.lines.length >= this.limits.maxLines) return this.trip(`${this.limits.maxLines} lines`);
-      const passed = this.budget?.takeLine(raw.byteLength);
+      const passed = this.budget?.takeLine(raw);
       if (passed !== undefined) return this.trip(passed);
       this.addLine(raw);
     }
     if (oversize) {
       this.stdoutIgnored = true;
-      this.budget?.force(oversize.head.byteLength);
+      this.budget?.force(oversize.head);
       this.record({ kind: "stdout", line: this.lineDecoder.decode(oversize.head), oversize: true, bytes: oversize.bytes });
       this.hooks.onGuard("runtime_output_oversize");
       return;
@@ -109,13 +109,13 @@ export class OutputRecorder {
 
   /** The unterminated rest at exit; past the run's budget only its head is kept, and a note says so. */
   private recordPartial(rest: Uint8Array): void {
-    const passed = this.budget?.takeLine(rest.byteLength);
+    const passed = this.budget?.takeLine(rest);
     if (passed === undefined) {
       this.record({ kind: "stdout", line: this.lineDecoder.decode(rest), partial: true });
       return;
     }
     const head = rest.subarray(0, DEFAULT_OVERSIZE_HEAD_BYTES);
-    this.budget?.force(head.byteLength);
+    this.budget?.force(head);
     this.record({ kind: "stdout", line: this.lineDecoder.decode(head), partial: true });
     this.record({ kind: "note", text: `the last stdout line (${rest.byteLength} bytes, no newline) is recorded cut to its first ${head.byteLength}: stdout passed ${passed}` });
   }

@@ -63,7 +63,7 @@ describe("LiveSession: guards and framing", () => {
   });
 
   it("shares the run's budget between sessions: the line that passes it trips the same guard in whichever session it comes", async () => {
-    const budget = new OutputBudget({ maxBytes: MiB, maxLines: 3 });
+    const budget = new OutputBudget({ maxBytes: MiB, maxLines: 3, maxValues: 1000 });
     const first = await startFixture("framing.mjs", [], { budget });
     await first.session.waitExit(3000);
     expect(first.session.lines.map((l) => l.text)).toEqual(['{"a":1}\r', "plain", "bad\uFFFD"]);
@@ -73,14 +73,19 @@ describe("LiveSession: guards and framing", () => {
     for (const { events } of [first, second]) {
       expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: "stdout passed 3 lines, the run's budget for all its processes together: no longer recorded, runtime stopped" }]);
     }
-    const bytes = await startFixture("framing.mjs", [], { budget: new OutputBudget({ maxBytes: 10, maxLines: 100 }) });
+    const bytes = await startFixture("framing.mjs", [], { budget: new OutputBudget({ maxBytes: 10, maxLines: 100, maxValues: 1000 }) });
     await bytes.session.waitExit(3000);
     expect(bytes.session.lines.map((l) => l.text)).toEqual(['{"a":1}\r']);
     expect(bytes.events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining("stdout passed 10 bytes, the run's budget") }]);
+    // {"a":1} is one value by the count (its brace); a budget of none stops the first line.
+    const values = await startFixture("framing.mjs", [], { budget: new OutputBudget({ maxBytes: MiB, maxLines: 100, maxValues: 0 }) });
+    await values.session.waitExit(3000);
+    expect(values.session.lines).toEqual([]);
+    expect(values.events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining("stdout passed 0 JSON values, the run's budget") }]);
   });
 
   it("past the run's budget, an unterminated last line is kept cut to its head, with a note", async () => {
-    const { session, events } = await startFixture("flood-no-newline.mjs", ["1"], { budget: new OutputBudget({ maxBytes: 1000, maxLines: 100 }) });
+    const { session, events } = await startFixture("flood-no-newline.mjs", ["1"], { budget: new OutputBudget({ maxBytes: 1000, maxLines: 100, maxValues: 1000 }) });
     await session.waitQuiet(1000);
     await session.stop();
     const partial = events.filter((e): e is StdoutEvent => e.kind === "stdout");
