@@ -2,6 +2,9 @@ import { benchJsonReader, type BenchResult } from "./json-reader.js";
 import { benchNeverAnswers } from "./never-answers.js";
 import { benchFuzzCampaign } from "./fuzz-campaign.js";
 import { benchProviderFuzz } from "./provider-fuzz.js";
+import { benchStartup } from "./startup.js";
+import { benchAgentCliTime } from "./agent-cli-time.js";
+import { benchAgentCliMemory } from "./agent-cli-memory.js";
 
 /** Every benchmark suite; add new ones here. */
 const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
@@ -9,6 +12,9 @@ const SUITES: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: "provider-fuzz", run: benchProviderFuzz },
   { name: "never-answers", run: benchNeverAnswers },
   { name: "fuzz-campaign", run: benchFuzzCampaign },
+  { name: "startup", run: benchStartup },
+  { name: "agent-cli-time", run: benchAgentCliTime },
+  { name: "agent-cli-memory", run: benchAgentCliMemory },
 ];
 
 function table(rows: string[][]): string {

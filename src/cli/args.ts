@@ -1,5 +1,8 @@
 import { KitError } from "../core/errors.js";
-import { formatBytes, INPUT_LIMITS, readInputFile, type InputKind } from "../core/inputs/index.js";
+// The limits and the bounded reader alone: the inputs index also loads the JSON Schema validator, which
+// every command module would then pay at start-up.
+import { formatBytes, INPUT_LIMITS, type InputKind } from "../core/inputs/limits.js";
+import { readInputFile } from "../core/inputs/read.js";
 
 /** Repeated and comma-separated option values as one flat list. */
 export const list = (value: unknown): string[] =>

@@ -4,7 +4,6 @@ import { hideBin } from "yargs/helpers";
 import { KitError } from "../core/errors.js";
 import { kitVersion } from "../core/paths.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
-import { killAllGroups } from "../runner/process-group.js";
 import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
@@ -49,10 +48,14 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// The process-group module loads only with the commands that spawn; a command that
+// spawned nothing has no group to end, and for one that did the import is already cached.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    killAllGroups();
-    process.exit(signal === "SIGINT" ? 130 : 143);
+    void import("../runner/process-group.js").then(
+      ({ killAllGroups }) => killAllGroups(),
+      () => undefined,
+    ).finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { readInputFile } from "../core/inputs/index.js";
+import { readInputFile } from "../core/inputs/read.js";
 import { applyExpectations, parseExpectationFile, type ExpectationEntry } from "../core/report/expectations.js";
 import type { CountedLevel, RunReport } from "../core/report/types.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";

@@ -18,9 +18,7 @@ import { checkReporters, emitReport } from "./output.js";
 import { PhaseLines, Progress, scenarioLine } from "./progress.js";
 import { reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
-import { fuzzBudget, fuzzPhase, type FuzzArgs } from "./fuzz.js";
-import { mergeFuzz } from "../fuzz/merge.js";
-import { secretsOf as providerSecrets } from "../core/provider/config.js";
+import type { FuzzArgs } from "./fuzz.js";
 
 export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs {
   protocol?: string;
@@ -103,6 +101,8 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
     progress.done();
   }
   if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
+    // The fuzzers (fast-check, json-schema-faker) load only for a run that fuzzes.
+    const [{ fuzzBudget, fuzzPhase }, { mergeFuzz }, { secretsOf: providerSecrets }] = await Promise.all([import("./fuzz.js"), import("../fuzz/merge.js"), import("../core/provider/config.js")]);
     // Fuzz findings join the fixed scenarios' under their clauses.
     const full = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
     // Fuzzing gets what --run-timeout leaves of the run (at least a second).

@@ -1,13 +1,8 @@
 import type { Argv } from "yargs";
 import { KitError } from "../../core/errors.js";
-import { admitSteps } from "../../core/provider/admission.js";
-import { gatherEvidence } from "../../core/provider/admission-evidence.js";
-import { admissionReport, renderAdmission } from "../../core/provider/admission-report.js";
 import { parseStep, STEP_SYNTAX } from "../../core/provider/admission-syntax.js";
-import { recordProviderSession } from "../../runner/provider/driver.js";
 import { candidateOf } from "../args.js";
 import { resolveCandidate } from "../candidate.js";
-import { readProviderConfigs } from "../provider-options.js";
 
 const DEFAULT_TIMEOUT_MS = 6000;
 
@@ -38,6 +33,9 @@ export function admitCommand(y: Argv, setCode: (code: number) => void): Argv {
       const { candidate, rest } = candidateOf(a);
       if (candidate === undefined) throw new KitError("usage", "give the provider executable");
       const argv = [resolveCandidate(candidate), ...rest];
+      const [{ admitSteps }, { gatherEvidence }, { admissionReport, renderAdmission }, { recordProviderSession }, { readProviderConfigs }] = await Promise.all([
+        import("../../core/provider/admission.js"), import("../../core/provider/admission-evidence.js"), import("../../core/provider/admission-report.js"), import("../../runner/provider/driver.js"), import("../provider-options.js"),
+      ]);
       const { config } = readProviderConfigs({ ...(a.configJson !== undefined ? { configJson: a.configJson } : {}), ...(a.configFile !== undefined ? { configFile: a.configFile } : {}) });
       const transcript = await recordProviderSession({
         argv,

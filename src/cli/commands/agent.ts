@@ -2,29 +2,20 @@ import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Argv } from "yargs";
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
-import { parseTranscript, transcriptToJsonl } from "../../core/agent-cli/golden.js";
-import { judgeAgentRun } from "../../core/agent-cli/judge.js";
 import { SCENARIO_NAMES, type ScenarioName } from "../../core/agent-cli/scenarios.js";
 import type { AgentMode, Transcript } from "../../core/agent-cli/types.js";
-import { makeSelector } from "../../core/clauses/patterns.js";
 import { KitError } from "../../core/errors.js";
-import { CHECK_LIMITS, formatBytes, readInputFile } from "../../core/inputs/index.js";
 import { kitVersion } from "../../core/paths.js";
-import { buildReport } from "../../core/report/build.js";
-import { exitCodeFor } from "../../core/report/judge.js";
-import { makeRedactor } from "../../core/report/redact.js";
-import { startControlPlaneFixture, startModelFixture, type ControlPlaneFixture } from "../../fixtures/index.js";
-import { recordAgentCliRun } from "../../runner/agent-cli/driver.js";
-import { runKeys } from "../../runner/agent-cli/suite.js";
+import type { ControlPlaneFixture } from "../../fixtures/index.js";
 import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
 import { readManaged, type ManagedArgs } from "../managed-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { fixtureBanner } from "../fixture-banner.js";
-import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
 /** The recorded files of one check: each within the transcript limits, all together within CHECK_LIMITS. */
-function readTranscripts(files: string[], fallbackMode: AgentMode): Transcript[] {
+async function readTranscripts(files: string[], fallbackMode: AgentMode): Promise<Transcript[]> {
+  const [{ parseTranscript }, { CHECK_LIMITS, formatBytes, readInputFile }] = await Promise.all([import("../../core/agent-cli/golden.js"), import("../../core/inputs/index.js")]);
   let bytesSoFar = 0;
   let eventsSoFar = 0;
   const transcripts = files.map((file) => {
@@ -51,11 +42,15 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
         .option("skip", { type: "string", array: true })
         .option("out", { type: "string", describe: "report folder (default: no files)" })
         .option("reporter", { type: "string", array: true, default: ["console"] }),
-    (a) => {
+    async (a) => {
+      // Checks, report building and the reporters load only for this command.
+      const [{ judgeAgentRun }, { makeSelector }, { buildReport }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([
+        import("../../core/agent-cli/judge.js"), import("../../core/clauses/patterns.js"), import("../../core/report/build.js"), import("../../core/report/judge.js"), import("../output.js"),
+      ]);
       const files = list(a.transcripts);
       checkReporters(list(a.reporter));
       const finisher = reportFinisher(a as ReportArgs);
-      const transcripts = readTranscripts(files, a.mode as AgentMode);
+      const transcripts = await readTranscripts(files, a.mode as AgentMode);
       const run: AgentRun = { mode: transcripts[0]?.mode ?? (a.mode as AgentMode), transcripts, turnTimeoutMs: 30_000, offline: true };
       const selection = { clause: list(a.clause), skip: list(a.skip) };
       const now = new Date();
@@ -78,6 +73,9 @@ export function recordCommand(y: Argv): Argv {
         .option("out", { type: "string", demandOption: true, describe: "transcript file to write (.jsonl)" })
         .option("description", { type: "string" }),
     async (a) => {
+      const [{ transcriptToJsonl }, { makeRedactor }, { recordAgentCliRun }, { runKeys }] = await Promise.all([
+        import("../../core/agent-cli/golden.js"), import("../../core/report/redact.js"), import("../../runner/agent-cli/driver.js"), import("../../runner/agent-cli/suite.js"),
+      ]);
       const { candidate, rest } = candidateOf(a);
       const { config, facts } = readLaunch({ ...(candidate !== undefined ? { candidate } : {}), rest, ...a } as Parameters<typeof readLaunch>[0]);
       const names = list(a.scenario as unknown);
@@ -104,6 +102,7 @@ export function fixtureCommand(y: Argv): Argv {
         .option("controlplane-port", { type: "number", default: 0, describe: "port of the control-plane fixture (default: any free port)" })
         .option("controlplane-token", { type: "string", describe: "key the control plane requires as Bearer (default: a fresh awp-cp-… key)" }),
     async (a) => {
+      const { startControlPlaneFixture, startModelFixture } = await import("../../fixtures/index.js");
       const fixture = await startModelFixture({ port: a.port, ...(a.token !== undefined ? { token: a.token } : {}) });
       let controlPlane: ControlPlaneFixture;
       try {

@@ -1,16 +1,9 @@
 import type { Argv } from "yargs";
 import { exitCodeFor } from "../../core/report/judge.js";
 import type { Protocol } from "../../core/report/types.js";
-import { secretsOf as providerSecrets } from "../../core/provider/config.js";
-import { readReplay } from "../../fuzz/replay.js";
-import { consentedArgv, replayCase } from "../../fuzz/replay-run.js";
-import { terminalConsent } from "../confirm.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
-import { fuzzBudget, fuzzOnlyReport, fuzzPhase } from "../fuzz.js";
-import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
-import { readProviderConfigs } from "../provider-options.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
   return y
@@ -39,6 +32,10 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
         ),
       )),
     async (a) => {
+      // The fuzzers (fast-check, json-schema-faker), the runner and the reporters load only for this command.
+      const [{ fuzzBudget, fuzzOnlyReport, fuzzPhase }, { secretsOf: providerSecrets }, { checkReporters, emitReport }, { readProviderConfigs }] = await Promise.all([
+        import("../fuzz.js"), import("../../core/provider/config.js"), import("../output.js"), import("../provider-options.js"),
+      ]);
       const { candidate, rest } = candidateOf(a);
       const protocol = a.protocol as Protocol;
       const args = { ...(a as unknown as Record<string, unknown>), ...(candidate !== undefined ? { candidate } : {}), rest, clause: [], skip: [], scenario: [], reporter: list(a.reporter), color: colorWanted() } as Parameters<typeof fuzzPhase>[1];
@@ -69,6 +66,7 @@ export function replayCommand(y: Argv, setCode: (code: number) => void): Argv {
         .positional("args", { type: "string", array: true })
         .option("yes", { type: "boolean", default: false, describe: "run the command (and environment values) the replay file names without asking: only for files you trust" }),
     async (a) => {
+      const [{ readReplay }, { consentedArgv, replayCase }, { terminalConsent }] = await Promise.all([import("../../fuzz/replay.js"), import("../../fuzz/replay-run.js"), import("../confirm.js")]);
       const file = readReplay(a.file);
       const { candidate, rest } = candidateOf(a);
       const argv = await consentedArgv(file, a.file, candidate !== undefined ? [candidate, ...rest] : undefined, terminalConsent(a.yes));

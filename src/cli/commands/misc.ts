@@ -1,5 +1,4 @@
 import type { Argv } from "yargs";
-import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { DEFAULT_DIGEST_DIALECT, dialectName, DIGEST_DIALECTS, isDigestDialect } from "../../core/json/index.js";
 import { computeInputDigest, inputDigests } from "../../core/provider/digest.js";
 import type { Protocol } from "../../core/report/types.js";
@@ -10,10 +9,12 @@ export function listCommand(y: Argv): Argv {
     "list",
     "print the clause catalogue (level, id, title)",
     (c) => c.option("protocol", { type: "string", choices: ["provider", "agent-cli"] }),
-    (a) => {
+    async (a) => {
+      // The build's snapshot of the catalogue when the suite files are unchanged: no YAML reader, no Ajv.
+      const { catalogueOf } = await import("../../core/clauses/snapshot.js");
       const protocols: Protocol[] = a.protocol ? [a.protocol as Protocol] : ["provider", "agent-cli"];
       for (const protocol of protocols) {
-        for (const clause of loadCatalogue(protocol)) process.stdout.write(`${clause.level.padEnd(6)} ${clause.id}  ${clause.title}\n`);
+        for (const clause of await catalogueOf(protocol)) process.stdout.write(`${clause.level.padEnd(6)} ${clause.id}  ${clause.title}\n`);
       }
     },
   );

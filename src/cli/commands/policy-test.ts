@@ -1,17 +1,10 @@
 import type { Argv } from "yargs";
 import { KitError } from "../../core/errors.js";
-import { readCaseFile } from "../../core/provider/policy-file.js";
-import { mergeCases } from "../../core/provider/policy-cases.js";
-import { policyReport, selectCases } from "../../core/provider/policy-report.js";
 import { exitCodeFor } from "../../core/report/judge.js";
-import { attachReproductions } from "../../runner/provider/reproduce.js";
-import { recordPolicyCases } from "../../runner/provider/policy.js";
 import { readRunTimeout } from "../agent-options.js";
 import { colorWanted, list } from "../args.js";
 import { resolveCandidate } from "../candidate.js";
-import { checkReporters, emitReport } from "../output.js";
 import { Progress } from "../progress.js";
-import { readProviderConfigs } from "../provider-options.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
 const DEFAULT_JOBS = 4;
@@ -51,6 +44,11 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge: one entry per case" }),
       ),
     async (a) => {
+      // Case files, the runner, the checks and the reporters load only for this command.
+      const [{ readCaseFile }, { mergeCases }, { policyReport, selectCases }, { attachReproductions }, { recordPolicyCases }, { checkReporters, emitReport }, { readProviderConfigs }] = await Promise.all([
+        import("../../core/provider/policy-file.js"), import("../../core/provider/policy-cases.js"), import("../../core/provider/policy-report.js"),
+        import("../../runner/provider/reproduce.js"), import("../../runner/provider/policy.js"), import("../output.js"), import("../provider-options.js"),
+      ]);
       const { files, provider, rest } = splitPositionals(a);
       const reporters = list(a.reporter);
       checkReporters(reporters);

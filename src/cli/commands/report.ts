@@ -1,8 +1,5 @@
 import type { Argv } from "yargs";
-import { parseSavedReport, readInputFile } from "../../core/inputs/index.js";
-import { exitCodeFor } from "../../core/report/judge.js";
 import { colorWanted, list } from "../args.js";
-import { checkReporters, emitReport } from "../output.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
 /** `awp-conformance report report.json --format html`: re-renders any saved run in any format. */
@@ -15,7 +12,8 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
         .positional("file", { type: "string", demandOption: true })
         .option("format", { type: "string", array: true, default: ["console"], describe: "one or more reporters" })
         .option("out", { type: "string", describe: "folder for file reporters (default: the report's folder)" }),
-    (a) => {
+    async (a) => {
+      const [{ parseSavedReport, readInputFile }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([import("../../core/inputs/index.js"), import("../../core/report/judge.js"), import("../output.js")]);
       // A saved report may come from anyone: bounded, strict, schema-checked, and its summary must match its clauses.
       const saved = parseSavedReport(readInputFile(a.file, "report"), a.file);
       const formats = list(a.format);

@@ -2,7 +2,6 @@ import type { Argv } from "yargs";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../../core/run-timeout.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
-import { runCommand } from "../run.js";
 import { withFuzzOptions } from "./fuzz.js";
 import { withReportOptions } from "../report-options.js";
 
@@ -28,6 +27,8 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json)" }),
       ))),
     async (a) => {
+      // The runner, fixtures, checks and reporters load when a run starts, not with every command.
+      const { runCommand } = await import("../run.js");
       const { candidate, rest } = candidateOf(a);
       const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
       setCode(

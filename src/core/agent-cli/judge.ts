@@ -8,6 +8,7 @@ import { processesOf, type AgentRun } from "./checks/helpers.js";
 import { failureNotes } from "./checks/failures.js";
 import { ignoredEvents, silenceNotes } from "./checks/output.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioStop } from "./scenarios.js";
+import { STDOUT_CAP_NOTE_END } from "./types.js";
 
 /** Clauses that can only be judged on a model exchange: skipped with one shared reason when the CLI never reached the fixture. */
 export const MODEL_CLAUSES = [
@@ -91,10 +92,19 @@ function applyCauses(results: ClauseResult[], run: AgentRun): ClauseResult[] {
   });
 }
 
+/** Which scenarios had a process the kit stopped for printing too much on stdout, and why: such a scenario's verdicts show a process the kit ended. */
+export function stdoutCapNotes(run: Pick<AgentRun, "transcripts">): string[] {
+  const capped = run.transcripts.flatMap((t) => t.events.flatMap((e) => (e.kind === "note" && e.text.endsWith(STDOUT_CAP_NOTE_END) ? [{ scenario: t.scenario, text: e.text }] : [])));
+  const first = capped[0];
+  if (first === undefined) return [];
+  const scenarios = [...new Set(capped.map((c) => c.scenario))];
+  return [`the kit stopped ${capped.length} process${capped.length === 1 ? "" : "es"} for what ${capped.length === 1 ? "it" : "they"} printed on stdout (${first.text.slice(0, -STDOUT_CAP_NOTE_END.length)}), in ${scenarios.join(", ")}: what came after was not recorded, and those scenarios' verdicts show a process the kit ended; make the CLI print less on stdout (diagnostics belong on stderr)`];
+}
+
 /** Judges every selected clause of suites/agent-cli/ on a run (live or recorded). */
 export function judgeAgentRun(run: AgentRun, selected: (id: string) => boolean = () => true): JudgedClauses & { notes: string[]; halted?: string } {
   const judged = judgeClauses(loadCatalogue("agent-cli"), agentCliChecks, run, selected);
-  const notes = [...ignoredEvents(run)];
+  const notes = [...ignoredEvents(run), ...stdoutCapNotes(run)];
   if (selected("agent-cli/output/silent-before-input")) notes.push(...silenceNotes(run));
   if (selected("agent-cli/failures/model-error") || selected("agent-cli/failures/model-stall")) notes.push(...failureNotes(run));
   const halted = haltCause(run);

@@ -77,6 +77,9 @@ export interface NoteEvent extends Base {
   text: string;
 }
 
+/** How the note ends that the host records when it stops a process for the volume of its stdout (its own cap, or the run's). */
+export const STDOUT_CAP_NOTE_END = ": no longer recorded, runtime stopped";
+
 /**
  * After the process exited and the kit killed its process group: the kit's look for
  * processes of this launch still running outside the group (leftovers), which it ended.

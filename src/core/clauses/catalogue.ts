@@ -1,17 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { KitError } from "../errors.js";
 import { packageRoot } from "../paths.js";
 import { describeSchemaErrors, kitSchema } from "../schema.js";
 import type { Clause, Protocol } from "../report/types.js";
+import { orderedClauses, sha256, suiteFileNames, suiteSchemaHash, type SuiteFile, type SuiteSnapshot } from "./snapshot.js";
 
-export interface SuiteFile {
-  protocol: Protocol;
-  area: string;
-  order: number;
-  clauses: Clause[];
-}
+export type { SuiteFile } from "./snapshot.js";
 
 const cache = new Map<string, Clause[]>();
 
@@ -19,10 +15,7 @@ const cache = new Map<string, Clause[]>();
 export function loadSuiteFiles(protocol: Protocol, suitesDir = join(packageRoot(), "suites")): SuiteFile[] {
   const dir = join(suitesDir, protocol);
   const validate = kitSchema("suite.schema.json");
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith(".yaml"))
-    .sort();
-  return files.map((name) => {
+  return suiteFileNames(dir).map((name) => {
     const data: unknown = parseYaml(readFileSync(join(dir, name), "utf8"));
     if (!validate(data)) {
       throw new KitError("catalogue_invalid", `${protocol}/${name}: ${describeSchemaErrors(validate.errors)}`);
@@ -45,13 +38,26 @@ export function loadSuiteFiles(protocol: Protocol, suitesDir = join(packageRoot(
 export function loadCatalogue(protocol: Protocol): Clause[] {
   const known = cache.get(protocol);
   if (known !== undefined) return known;
-  const suites = loadSuiteFiles(protocol).sort((a, b) => a.order - b.order || a.area.localeCompare(b.area));
-  const clauses = suites.flatMap((suite) => suite.clauses);
-  const seen = new Set<string>();
-  for (const clause of clauses) {
-    if (seen.has(clause.id)) throw new KitError("catalogue_invalid", `duplicate clause id ${clause.id}`);
-    seen.add(clause.id);
-  }
+  const clauses = orderedClauses(loadSuiteFiles(protocol));
   cache.set(protocol, clauses);
   return clauses;
+}
+
+/**
+ * What the build stores for `catalogueOf` (snapshot.ts): every protocol whose files load and validate
+ * now, with each file's hash. A protocol that fails is left out, so it fails at run time as before.
+ */
+export function suiteSnapshot(protocols: readonly Protocol[], root = packageRoot()): SuiteSnapshot {
+  const snapshot: SuiteSnapshot = { schema: suiteSchemaHash(root), protocols: {} };
+  for (const protocol of protocols) {
+    const dir = join(root, "suites", protocol);
+    try {
+      const suites = loadSuiteFiles(protocol, join(root, "suites"));
+      orderedClauses(suites);
+      snapshot.protocols[protocol] = Object.fromEntries(suiteFileNames(dir).map((name, i) => [name, { sha256: sha256(readFileSync(join(dir, name))), suite: suites[i]! }]));
+    } catch (error) {
+      if (!(error instanceof KitError)) throw error;
+    }
+  }
+  return snapshot;
 }

@@ -3,7 +3,7 @@ import { compilePattern } from "../clauses/patterns.js";
 import { LIST_LIMITS } from "../inputs/limits.js";
 import { inputError } from "../inputs/read.js";
 import { checkText, splitLines, withoutBom } from "../inputs/text.js";
-import { printable } from "../inputs/json.js";
+import { printableLine as printable } from "../printable.js";
 import { summarize } from "./judge.js";
 import type { ClauseResult, CountedLevel, RunReport } from "./types.js";
 

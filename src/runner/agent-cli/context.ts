@@ -7,6 +7,7 @@ import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type KitBounds, type ScenarioName, type
 import type { ControlPlaneFixture, ModelFixture } from "../../fixtures/index.js";
 import type { BridgeSetup } from "../../core/agent-cli/managed-tasks.js";
 import { recordFixtures } from "./fixture-events.js";
+import type { OutputBudget } from "./output-budget.js";
 import { LiveSession, type ExitInfo, type HostSignal, type StdoutLine } from "./session.js";
 
 export type Block = Record<string, unknown>;
@@ -32,6 +33,8 @@ export interface ScenarioSetup {
   launcherEnv: Record<string, string | undefined>;
   /** Told when a turn bounded by --turn-timeout went unanswered (the run may then stop every scenario). */
   onUnanswered?: (ctx: ScenarioContext) => void;
+  /** The run's stdout budget, shared by every process of every scenario (default: each process's own caps only). */
+  outputBudget?: OutputBudget;
 }
 
 /**
@@ -97,7 +100,12 @@ export class ScenarioContext {
 
   /** True when any process of the scenario wrote a stdout line that is a JSON object. */
   spokeJson(): boolean {
-    return this.sessions.some((s) => s.lines.some((l) => l.json !== null && typeof l.json === "object" && !Array.isArray(l.json)));
+    return this.sessions.some((s) =>
+      s.lines.some((l) => {
+        const json = l.json;
+        return json !== null && typeof json === "object" && !Array.isArray(json);
+      }),
+    );
   }
 
   /** Throws ScenarioStopped once the scenario is stopped: call it between steps. */
@@ -135,6 +143,7 @@ export class ScenarioContext {
       process: this.sessions.length + 1,
       clock: this.clock,
       onEvent: (event) => this.record(event),
+      ...(this.setup.outputBudget !== undefined ? { budget: this.setup.outputBudget } : {}),
     });
     this.sessions.push(session);
     return session;

@@ -12,6 +12,7 @@ import { bridgeSetup, DEFAULT_TASK_OUTPUT_LIMIT, DEFAULT_TASK_WAIT_SLACK_MS, typ
 import { newRunKeys, startScenarioFixtures, type RunKeys } from "./scenario-fixtures.js";
 import { ScenarioContext, ScenarioStopped } from "./context.js";
 import { RunControl } from "./run-control.js";
+import { OutputBudget } from "./output-budget.js";
 import { SCENARIO_RUNNERS } from "./scenarios/index.js";
 
 export interface AgentCliSuiteOptions {
@@ -61,6 +62,13 @@ function outcomeOf(transcript: Transcript, ms: number, stop: ScenarioStop | unde
 /** The managed-task scenarios run only when the configuration sets the bridge up. */
 const MANAGED_SCENARIOS: readonly ScenarioName[] = ["managed-tasks", "managed-gated"];
 
+/**
+ * Scenarios that take longest start first (after the probes): managed-tasks waits on the
+ * CLI's own polls and timeouts for several seconds in one session, so started last it would
+ * add that to the run; started first, the others fit beside it.
+ */
+const LONGEST_FIRST: readonly ScenarioName[] = ["managed-tasks"];
+
 /** A stalled response outlives the kit's wait for it by this much, so only the CLI can end the stall first. */
 export const STALL_LIMIT_MARGIN_MS = 30_000;
 
@@ -79,7 +87,7 @@ export function stallLimitFor(bounds: KitBounds): number {
   return bounds.stallTimeoutMs + bounds.turnTimeoutMs + STALL_LIMIT_MARGIN_MS;
 }
 
-async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, keys: RunKeys, bridge: BridgeSetup | undefined, bounds: KitBounds, control: RunControl): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
+async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, keys: RunKeys, bridge: BridgeSetup | undefined, bounds: KitBounds, control: RunControl, budget: OutputBudget): Promise<{ transcript: Transcript; stop?: ScenarioStop }> {
   const root = mkdtempSync(join(tmpdir(), `awp-agent-${name}-`));
   const cwd = join(root, "work");
   const home = options.home ?? join(root, "home");
@@ -100,6 +108,7 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, ke
     home,
     launcherEnv: options.launcherEnv ?? process.env,
     onUnanswered: () => control.unanswered(),
+    outputBudget: budget,
   });
   control.enter(ctx);
   try {
@@ -134,6 +143,7 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
   const jobs = Math.max(1, options.jobs ?? 4);
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   const control = new RunControl(runTimeoutMs);
+  const budget = new OutputBudget();
   const run = async (name: ScenarioName): Promise<void> => {
     const cause = control.stopped;
     if (cause !== undefined) {
@@ -143,13 +153,13 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
       return;
     }
     const started = performance.now();
-    const { transcript, stop } = await runScenario(name, options, keys, bridge, bounds, control);
+    const { transcript, stop } = await runScenario(name, options, keys, bridge, bounds, control, budget);
     transcripts.set(name, transcript);
     if (stop !== undefined) stops.push(stop);
     options.onScenario?.(name, transcript, outcomeOf(transcript, performance.now() - started, stop));
   };
   const probes = names.filter((name) => FAILURE_PROBES.includes(name)).map(run);
-  const queue = names.filter((name) => !FAILURE_PROBES.includes(name));
+  const queue = names.filter((name) => !FAILURE_PROBES.includes(name)).sort((a, b) => Number(LONGEST_FIRST.includes(b)) - Number(LONGEST_FIRST.includes(a)));
   const worker = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) await run(name);
   };

@@ -4,8 +4,9 @@
  * guards of the Desktop (oversize line, total stdout) that make the kit stop the
  * runtime. Nothing here touches the process; `onGuard` asks the session to stop it.
  */
-import type { TranscriptEvent } from "../../core/agent-cli/types.js";
-import { LineSplitter } from "./lines.js";
+import { STDOUT_CAP_NOTE_END, type TranscriptEvent } from "../../core/agent-cli/types.js";
+import { DEFAULT_OVERSIZE_HEAD_BYTES, LineSplitter } from "./lines.js";
+import type { OutputBudget } from "./output-budget.js";
 import type { ResolvedLimits, StdoutLine } from "./session-types.js";
 
 /** An event without the fields the session fills in (t, process). */
@@ -40,6 +41,7 @@ export class OutputRecorder {
     private readonly record: Recorder,
     private readonly limits: Pick<ResolvedLimits, "maxLineBytes" | "maxStdoutBytes" | "maxLines" | "stderrCap">,
     private readonly hooks: OutputHooks,
+    private readonly budget?: OutputBudget,
   ) {
     this.splitter = new LineSplitter({ maxLineBytes: limits.maxLineBytes });
   }
@@ -60,10 +62,13 @@ export class OutputRecorder {
     const { lines, oversize } = this.splitter.push(chunk);
     for (const raw of lines) {
       if (this.lines.length >= this.limits.maxLines) return this.trip(`${this.limits.maxLines} lines`);
+      const passed = this.budget?.takeLine(raw);
+      if (passed !== undefined) return this.trip(passed);
       this.addLine(raw);
     }
     if (oversize) {
       this.stdoutIgnored = true;
+      this.budget?.force(oversize.head);
       this.record({ kind: "stdout", line: this.lineDecoder.decode(oversize.head), oversize: true, bytes: oversize.bytes });
       this.hooks.onGuard("runtime_output_oversize");
       return;
@@ -95,25 +100,44 @@ export class OutputRecorder {
     if (this.closed) return;
     this.closed = true;
     const rest = this.stdoutIgnored ? undefined : this.splitter.end();
-    if (rest !== undefined) this.record({ kind: "stdout", line: this.lineDecoder.decode(rest), partial: true });
+    if (rest !== undefined) this.recordPartial(rest);
     if (!this.stderrTruncated) {
       const text = this.stderrDecoder.decode();
       if (text !== "") this.record({ kind: "stderr", text });
     }
   }
 
+  /** The unterminated rest at exit; past the run's budget only its head is kept, and a note says so. */
+  private recordPartial(rest: Uint8Array): void {
+    const passed = this.budget?.takeLine(rest);
+    if (passed === undefined) {
+      this.record({ kind: "stdout", line: this.lineDecoder.decode(rest), partial: true });
+      return;
+    }
+    const head = rest.subarray(0, DEFAULT_OVERSIZE_HEAD_BYTES);
+    this.budget?.force(head);
+    this.record({ kind: "stdout", line: this.lineDecoder.decode(head), partial: true });
+    this.record({ kind: "note", text: `the last stdout line (${rest.byteLength} bytes, no newline) is recorded cut to its first ${head.byteLength}: stdout passed ${passed}` });
+  }
+
   private trip(limit: string): void {
     this.stdoutIgnored = true;
-    this.record({ kind: "note", text: `stdout passed ${limit}: no longer recorded, runtime stopped` });
+    this.record({ kind: "note", text: `stdout passed ${limit}${STDOUT_CAP_NOTE_END}` });
     this.hooks.onGuard(`stdout passed ${limit}`);
   }
 
   private addLine(raw: Uint8Array): void {
     const text = this.lineDecoder.decode(raw);
     const t = this.record({ kind: "stdout", line: text });
-    const line: StdoutLine = { index: this.lines.length, t, text };
-    const json = parseJson(text);
-    if (json.ok) line.json = json.value;
+    const line: StdoutLine = {
+      index: this.lines.length,
+      t,
+      text,
+      get json(): unknown {
+        const parsed = parseJson(text);
+        return parsed.ok ? parsed.value : undefined;
+      },
+    };
     this.lines.push(line);
     this.hooks.onLine(line);
   }

@@ -4,6 +4,7 @@
 import type { TranscriptEvent } from "../../core/agent-cli/types.js";
 import { MAX_TIMER_MS } from "../process-group.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./lines.js";
+import type { OutputBudget } from "./output-budget.js";
 
 export interface SessionOptions {
   /** argv[0] = executable (path, or bare name looked up in env.PATH). No shell. */
@@ -27,6 +28,8 @@ export interface SessionOptions {
   stderrCap?: number;
   /** SIGTERM → SIGKILL delay when the kit stops the runtime; default 1000. */
   killGraceMs?: number;
+  /** The run's stdout budget, shared by its processes (output-budget.ts); past it, like maxStdoutBytes. Default: none. */
+  budget?: OutputBudget;
 }
 
 export interface StdoutLine {
@@ -35,8 +38,12 @@ export interface StdoutLine {
   t: number;
   /** The line without its LF, decoded as UTF-8 (invalid bytes → U+FFFD); a CR before the LF stays. */
   text: string;
-  /** JSON.parse of the trimmed text when that succeeds (may be null); absent otherwise. */
-  json?: unknown;
+  /**
+   * JSON.parse of the trimmed text when that succeeds (may be null); undefined otherwise.
+   * Parsed on each read and never kept: a line of `[[],[],...]` parses to ten times its
+   * size, so keeping the values would let the kit's memory grow with what the CLI prints.
+   */
+  readonly json?: unknown;
 }
 
 export interface ExitInfo {

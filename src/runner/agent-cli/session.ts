@@ -43,7 +43,7 @@ export class LiveSession {
     this.output = new OutputRecorder((event) => this.record(event), limits, {
       onLine: (line) => this.waits.lineAdded(line),
       onGuard: () => void this.stop().catch(() => undefined),
-    });
+    }, options.budget);
   }
 
   /** Spawn (records "launch"). A spawn failure gives a session that has already exited; throws only for invalid options. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { StdoutEvent } from "../../../src/core/agent-cli/types.js";
 import { liveGroupIds } from "../../../src/runner/process-group.js";
+import { OutputBudget } from "../../../src/runner/agent-cli/output-budget.js";
 import { fileURLToPath } from "node:url";
 import { deadWithin, isDead, jsonOf, startArgv, startFixture, stopAll } from "./session-harness.js";
 
@@ -31,7 +32,7 @@ describe("LiveSession: guards and framing", () => {
     expect(await session.waitExit(3000)).toMatchObject({ code: 3, signal: null, killedByKit: false });
     expect(session.lines.map((l) => l.text)).toEqual(['{"a":1}\r', "plain", "bad\uFFFD", "\uFEFFbom", ""]);
     expect(session.lines[0]?.json).toEqual({ a: 1 });
-    expect(session.lines.slice(1).every((l) => !("json" in l))).toBe(true);
+    expect(session.lines.slice(1).every((l) => l.json === undefined)).toBe(true);
     expect(events.slice(-2)).toMatchObject([
       { kind: "stdout", line: "tail-without-newline", partial: true },
       { kind: "exit", code: 3 },
@@ -59,6 +60,37 @@ describe("LiveSession: guards and framing", () => {
     await session.waitExit(3000);
     expect(session.lines).toHaveLength(2);
     expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining("2 lines") }]);
+  });
+
+  it("shares the run's budget between sessions: the line that passes it trips the same guard in whichever session it comes", async () => {
+    const budget = new OutputBudget({ maxBytes: MiB, maxLines: 3, maxValues: 1000 });
+    const first = await startFixture("framing.mjs", [], { budget });
+    await first.session.waitExit(3000);
+    expect(first.session.lines.map((l) => l.text)).toEqual(['{"a":1}\r', "plain", "bad\uFFFD"]);
+    const second = await startFixture("framing.mjs", [], { budget });
+    await second.session.waitExit(3000);
+    expect(second.session.lines).toEqual([]);
+    for (const { events } of [first, second]) {
+      expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: "stdout passed 3 lines, the run's budget for all its processes together: no longer recorded, runtime stopped" }]);
+    }
+    const bytes = await startFixture("framing.mjs", [], { budget: new OutputBudget({ maxBytes: 10, maxLines: 100, maxValues: 1000 }) });
+    await bytes.session.waitExit(3000);
+    expect(bytes.session.lines.map((l) => l.text)).toEqual(['{"a":1}\r']);
+    expect(bytes.events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining("stdout passed 10 bytes, the run's budget") }]);
+    // {"a":1} is one value by the count (its brace); a budget of none stops the first line.
+    const values = await startFixture("framing.mjs", [], { budget: new OutputBudget({ maxBytes: MiB, maxLines: 100, maxValues: 0 }) });
+    await values.session.waitExit(3000);
+    expect(values.session.lines).toEqual([]);
+    expect(values.events.filter((e) => e.kind === "note")).toMatchObject([{ text: expect.stringContaining("stdout passed 0 JSON values, the run's budget") }]);
+  });
+
+  it("past the run's budget, an unterminated last line is kept cut to its head, with a note", async () => {
+    const { session, events } = await startFixture("flood-no-newline.mjs", ["1"], { budget: new OutputBudget({ maxBytes: 1000, maxLines: 100, maxValues: 1000 }) });
+    await session.waitQuiet(1000);
+    await session.stop();
+    const partial = events.filter((e): e is StdoutEvent => e.kind === "stdout");
+    expect(partial).toMatchObject([{ partial: true, line: "x".repeat(4096) }]);
+    expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: `the last stdout line (${MiB} bytes, no newline) is recorded cut to its first 4096: stdout passed 1000 bytes, the run's budget for all its processes together` }]);
   });
 
   it("stop() SIGKILLs a child that ignores SIGTERM after the grace, once, and is idempotent", async () => {

@@ -1,0 +1,91 @@
+/**
+ * The clause catalogue without YAML or Ajv. `npm run build` stores the parsed and validated
+ * suite files beside this module (suite-snapshot.json, with the SHA-256 of every file and of
+ * suite.schema.json); a command that only needs the catalogue (`list`) takes it from there when
+ * every file is byte for byte what was validated, and otherwise loads the files the full way.
+ * The same bytes give the same data and the same verdict, so the output cannot differ; an edited,
+ * added or removed file, or an edited schema, misses and goes through the YAML reader and Ajv.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { KitError } from "../errors.js";
+import { packageRoot } from "../paths.js";
+import type { Clause, Protocol } from "../report/types.js";
+
+export interface SuiteFile {
+  protocol: Protocol;
+  area: string;
+  order: number;
+  clauses: Clause[];
+}
+
+/** Per protocol: suite.schema.json's hash and, per file name, its hash and its validated content. */
+export interface SuiteSnapshot {
+  schema: string;
+  protocols: Partial<Record<Protocol, Record<string, { sha256: string; suite: SuiteFile }>>>;
+}
+
+export const sha256 = (bytes: string | Buffer): string => createHash("sha256").update(bytes).digest("hex");
+
+/** Where the build writes the snapshot: beside the compiled module (dist/src/core/clauses/). */
+export function snapshotPath(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "suite-snapshot.json");
+}
+
+export function suiteSchemaHash(root = packageRoot()): string {
+  return sha256(readFileSync(join(root, "schemas", "suite.schema.json")));
+}
+
+/** The suite files of a protocol in the order the catalogue reads them. */
+export function suiteFileNames(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".yaml"))
+    .sort();
+}
+
+/** The suites of `protocol` from the snapshot, or undefined unless every file (and the schema) is the one validated. */
+export function suitesFromSnapshot(protocol: Protocol, snapshot: SuiteSnapshot, root = packageRoot()): SuiteFile[] | undefined {
+  const stored = snapshot.protocols[protocol];
+  if (stored === undefined || snapshot.schema !== suiteSchemaHash(root)) return undefined;
+  const dir = join(root, "suites", protocol);
+  const names = suiteFileNames(dir);
+  if (names.length !== Object.keys(stored).length) return undefined;
+  const suites: SuiteFile[] = [];
+  for (const name of names) {
+    const entry = stored[name];
+    if (entry === undefined || entry.sha256 !== sha256(readFileSync(join(dir, name)))) return undefined;
+    suites.push(entry.suite);
+  }
+  return suites;
+}
+
+/** All clauses of a protocol, by area order then declaration order; ids must be unique. */
+export function orderedClauses(suites: SuiteFile[]): Clause[] {
+  const clauses = [...suites].sort((a, b) => a.order - b.order || a.area.localeCompare(b.area)).flatMap((suite) => suite.clauses);
+  const seen = new Set<string>();
+  for (const clause of clauses) {
+    if (seen.has(clause.id)) throw new KitError("catalogue_invalid", `duplicate clause id ${clause.id}`);
+    seen.add(clause.id);
+  }
+  return clauses;
+}
+
+function readSnapshot(path: string): SuiteSnapshot | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as SuiteSnapshot;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The catalogue of `protocol`: from the build's snapshot when it matches, else from the YAML files through the validating loader. */
+export async function catalogueOf(protocol: Protocol, path = snapshotPath()): Promise<Clause[]> {
+  const snapshot = readSnapshot(path);
+  const suites = snapshot === undefined ? undefined : suitesFromSnapshot(protocol, snapshot);
+  if (suites !== undefined) return orderedClauses(suites);
+  const { loadCatalogue } = await import("./catalogue.js");
+  return loadCatalogue(protocol);
+}
