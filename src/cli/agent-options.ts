@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { Argv } from "yargs";
 import type { LaunchConfig, LaunchFacts } from "../core/agent-cli/launch.js";
 import { DEFAULT_BOUNDS, SCENARIO_ALIASES, SCENARIO_NAMES, expandScenario, type KitBounds, type ScenarioName } from "../core/agent-cli/scenarios.js";
-import type { AgentMode } from "../core/agent-cli/types.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB, type AgentMode } from "../core/agent-cli/types.js";
 import { KitError } from "../core/errors.js";
 import { withManagedOptions } from "./managed-options.js";
 
@@ -24,7 +24,8 @@ export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
     .option("quiet-window", { type: "number", describe: `agent-cli: how long stdout is watched after the basic scenario's launch before the first line, in ms (default ${DEFAULT_BOUNDS.quietWindowMs})` })
     .option("shutdown-timeout", { type: "number", describe: `agent-cli: how long after {"type":"shutdown"} the process may take to exit, in ms (default ${DEFAULT_BOUNDS.shutdownTimeoutMs})` })
     .option("scenario", { type: "string", array: true, describe: `agent-cli: only these scenarios (${[...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)].join(", ")})` })
-    .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4)" }) as Argv<T>;
+    .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4)" })
+    .option("output-budget", { type: "number", describe: `agent-cli: MiB of stdout the kit records from all processes of a run (default ${DEFAULT_OUTPUT_BUDGET_MIB}; the kit's choice, to bound its memory: a CLI that prints more leaves the run incomplete, not failed)` }) as Argv<T>;
 }
 
 /** The kit's time-bound options of an agent-cli run, as parsed. */
@@ -33,6 +34,7 @@ export interface BoundArgs {
   stallTimeout?: number;
   quietWindow?: number;
   shutdownTimeout?: number;
+  outputBudget?: number;
 }
 
 const BOUND_FLAGS: readonly [keyof BoundArgs, keyof KitBounds, string][] = [
@@ -52,6 +54,13 @@ export function readBounds(args: BoundArgs): Partial<KitBounds> {
     bounds[key] = value;
   }
   return bounds;
+}
+
+/** --output-budget as given (whole MiB, 1 to 1024), or undefined for the default; usage error otherwise. */
+export function readOutputBudget(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > 1024) throw new KitError("usage", "--output-budget must be a whole number of MiB from 1 to 1024");
+  return value;
 }
 
 /** --run-timeout as given (a positive integer of ms, at most 2^31 - 1), or undefined for the default; usage error otherwise. */

@@ -9,7 +9,7 @@ import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { attachReproductions } from "../runner/provider/reproduce.js";
 import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
-import { readBounds, readLaunch, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
+import { readBounds, readLaunch, readOutputBudget, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
 import { attachAgentReproductions } from "./agent-reproduce.js";
 import { readManaged, type ManagedArgs } from "./managed-options.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
@@ -70,6 +70,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
   const bounds = readBounds(args);
   const jobs = positive(args.jobs, "--jobs");
   const runTimeoutMs = readRunTimeout(args.runTimeout);
+  const outputBudgetMib = readOutputBudget(args.outputBudget);
   const scenarios = scenarioNames(args.scenario);
   const { report, run } = await runAgentCliSuite({
     config,
@@ -78,6 +79,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
     ...readManaged(args),
     ...(jobs !== undefined ? { jobs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
+    ...(outputBudgetMib !== undefined ? { outputBudgetMib } : {}),
     ...(args.home !== undefined ? { home: args.home } : {}),
     ...(scenarios !== undefined ? { scenarios } : {}),
     selection: { clause: args.clause, skip: args.skip },

@@ -55,6 +55,11 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("quietWindow", a.quietWindow as number | undefined),
           ...optional("shutdownTimeout", a.shutdownTimeout as number | undefined),
           ...optional("jobs", a.jobs as number | undefined),
+          ...optional("outputBudget", a.outputBudget as number | undefined),
+          // The managed-task bridge options (withLaunchOptions declares them).
+          ...optional("managedTasksOptIn", a.managedTasksOptIn as string | undefined),
+          ...optional("taskOutputLimit", a.taskOutputLimit as number | undefined),
+          ...optional("taskWaitSlack", a.taskWaitSlack as number | undefined),
           ...optional("fuzzRuns", a.fuzzRuns as number | undefined),
           ...optional("fuzzTime", a.fuzzTime as number | undefined),
           ...optional("seed", a.seed as number | undefined),

@@ -8,7 +8,7 @@ import { processesOf, type AgentRun } from "./checks/helpers.js";
 import { failureNotes } from "./checks/failures.js";
 import { ignoredEvents, silenceNotes } from "./checks/output.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioStop } from "./scenarios.js";
-import { STDOUT_CAP_NOTE_END } from "./types.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB, RUN_BUDGET_WHAT, STDOUT_CAP_NOTE_END } from "./types.js";
 
 /** Clauses that can only be judged on a model exchange: skipped with one shared reason when the CLI never reached the fixture. */
 export const MODEL_CLAUSES = [
@@ -101,12 +101,32 @@ export function stdoutCapNotes(run: Pick<AgentRun, "transcripts">): string[] {
   return [`the kit stopped ${capped.length} process${capped.length === 1 ? "" : "es"} for what ${capped.length === 1 ? "it" : "they"} printed on stdout (${first.text.slice(0, -STDOUT_CAP_NOTE_END.length)}), in ${scenarios.join(", ")}: what came after was not recorded, and those scenarios' verdicts show a process the kit ended; make the CLI print less on stdout (diagnostics belong on stderr)`];
 }
 
+/**
+ * Where a process passed the run's stdout budget (the kit's bound, not the contract's): the
+ * scenarios, and why, or undefined when none did. Those scenarios are not judged (a process
+ * the kit ended for its own memory's sake is no evidence against the CLI), and since they
+ * could have shown a failure, no other verdict may stand as a pass: the run is incomplete.
+ */
+export function budgetCause(run: Pick<AgentRun, "transcripts">): { scenarios: string[]; reason: string } | undefined {
+  const hits = run.transcripts.flatMap((t) => t.events.flatMap((e) => (e.kind === "note" && e.text.endsWith(STDOUT_CAP_NOTE_END) && e.text.includes(RUN_BUDGET_WHAT) ? [{ scenario: t.scenario, text: e.text }] : [])));
+  const first = hits[0];
+  if (first === undefined) return undefined;
+  const scenarios = [...new Set(hits.map((h) => h.scenario))];
+  const passed = first.text.slice(0, -STDOUT_CAP_NOTE_END.length);
+  return { scenarios, reason: `the CLI printed more on stdout than the kit records in one run (${passed}) in ${scenarios.join(", ")}: the kit stopped recording and ended the process there, so it judged neither those scenarios nor the run as a whole; raise the budget with --output-budget MIB (default ${DEFAULT_OUTPUT_BUDGET_MIB})` };
+}
+
 /** Judges every selected clause of suites/agent-cli/ on a run (live or recorded). */
 export function judgeAgentRun(run: AgentRun, selected: (id: string) => boolean = () => true): JudgedClauses & { notes: string[]; halted?: string } {
-  const judged = judgeClauses(loadCatalogue("agent-cli"), agentCliChecks, run, selected);
+  const budget = budgetCause(run);
+  const judgedRun = budget === undefined ? run : { ...run, transcripts: run.transcripts.filter((t) => !budget.scenarios.includes(t.scenario)) };
+  const judged = judgeClauses(loadCatalogue("agent-cli"), agentCliChecks, judgedRun, selected);
   const notes = [...ignoredEvents(run), ...stdoutCapNotes(run)];
-  if (selected("agent-cli/output/silent-before-input")) notes.push(...silenceNotes(run));
-  if (selected("agent-cli/failures/model-error") || selected("agent-cli/failures/model-stall")) notes.push(...failureNotes(run));
-  const halted = haltCause(run);
-  return { ...judged, results: applyCauses(judged.results, run), notes, ...(halted !== undefined ? { halted } : {}) };
+  if (selected("agent-cli/output/silent-before-input")) notes.push(...silenceNotes(judgedRun));
+  if (selected("agent-cli/failures/model-error") || selected("agent-cli/failures/model-stall")) notes.push(...failureNotes(judgedRun));
+  const halted = haltCause(judgedRun) ?? budget?.reason;
+  let results = applyCauses(judged.results, judgedRun);
+  // What the other scenarios failed stands; nothing else can be called a pass.
+  if (budget !== undefined) results = results.map((r) => (r.status === "fail" ? r : { ...r, status: "skip" as const, reason: budget.reason, judged: 0, findings: [] }));
+  return { ...judged, results, notes, ...(halted !== undefined ? { halted } : {}) };
 }

@@ -80,6 +80,12 @@ export interface NoteEvent extends Base {
 /** How the note ends that the host records when it stops a process for the volume of its stdout (its own cap, or the run's). */
 export const STDOUT_CAP_NOTE_END = ": no longer recorded, runtime stopped";
 
+/** What that note names when the run's stdout budget (--output-budget), not the process's own cap, is what was passed. */
+export const RUN_BUDGET_WHAT = "the run's budget for all its processes together (--output-budget)";
+
+/** --output-budget: MiB of stdout the kit records from all processes of an agent-cli run (the kit's choice, to bound its memory). */
+export const DEFAULT_OUTPUT_BUDGET_MIB = 4;
+
 /**
  * After the process exited and the kit killed its process group: the kit's look for
  * processes of this launch still running outside the group (leftovers), which it ended.

@@ -6,13 +6,13 @@ import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
 import type { LaunchConfig, LaunchFacts } from "../../core/agent-cli/launch.js";
 import { viewProcesses, userTurns } from "../../core/agent-cli/analysis.js";
 import { DEFAULT_BOUNDS, FAILURE_PROBES, SCENARIO_NAMES, type KitBounds, type ScenarioName, type ScenarioStop } from "../../core/agent-cli/scenarios.js";
-import type { Transcript } from "../../core/agent-cli/types.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB, type Transcript } from "../../core/agent-cli/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../../core/run-timeout.js";
 import { bridgeSetup, DEFAULT_TASK_OUTPUT_LIMIT, DEFAULT_TASK_WAIT_SLACK_MS, type BridgeSetup } from "../../core/agent-cli/managed-tasks.js";
 import { newRunKeys, startScenarioFixtures, type RunKeys } from "./scenario-fixtures.js";
 import { ScenarioContext, ScenarioStopped } from "./context.js";
 import { RunControl } from "./run-control.js";
-import { OutputBudget } from "./output-budget.js";
+import { budgetLimits, OutputBudget } from "./output-budget.js";
 import { SCENARIO_RUNNERS } from "./scenarios/index.js";
 
 export interface AgentCliSuiteOptions {
@@ -33,6 +33,8 @@ export interface AgentCliSuiteOptions {
   jobs?: number;
   /** Bound of the whole run (default 15 min): reaching it stops every scenario and ends every process. */
   runTimeoutMs?: number;
+  /** --output-budget: MiB of stdout recorded from all processes of the run (default 4, the kit's choice). */
+  outputBudgetMib?: number;
   /** Environment of the launcher (default process.env). */
   launcherEnv?: Record<string, string | undefined>;
   /** --managed-tasks-opt-in: the env variable that opts the CLI into the managed-task bridge (default: found by name). */
@@ -143,7 +145,7 @@ export async function recordAgentCliRun(options: AgentCliSuiteOptions): Promise<
   const jobs = Math.max(1, options.jobs ?? 4);
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   const control = new RunControl(runTimeoutMs);
-  const budget = new OutputBudget();
+  const budget = new OutputBudget(budgetLimits(options.outputBudgetMib ?? DEFAULT_OUTPUT_BUDGET_MIB));
   const run = async (name: ScenarioName): Promise<void> => {
     const cause = control.stopped;
     if (cause !== undefined) {

@@ -13,6 +13,7 @@
  * times its bytes (`[[],[],...]`), hence the bound on JSON values (counted as the commas and
  * opening brackets of the recorded lines: the reference's come to about 7,800).
  */
+import { DEFAULT_OUTPUT_BUDGET_MIB, RUN_BUDGET_WHAT } from "../../core/agent-cli/types.js";
 import { MiB } from "../../core/inputs/limits.js";
 
 export interface OutputBudgetLimits {
@@ -24,10 +25,12 @@ export interface OutputBudgetLimits {
   maxValues: number;
 }
 
-export const RUN_OUTPUT_LIMITS: Readonly<OutputBudgetLimits> = { maxBytes: 4 * MiB, maxLines: 15_000, maxValues: 100_000 };
+/** The limits of a budget of `mib` MiB: 3,750 lines and 25,000 JSON values per MiB (the default 4 MiB: 15,000 and 100,000). */
+export function budgetLimits(mib: number): OutputBudgetLimits {
+  return { maxBytes: mib * MiB, maxLines: 3_750 * mib, maxValues: 25_000 * mib };
+}
 
-/** What the guard note names when the run's budget is what a process passed. */
-export const RUN_BUDGET_WHAT = "the run's budget for all its processes together";
+export const RUN_OUTPUT_LIMITS: Readonly<OutputBudgetLimits> = budgetLimits(DEFAULT_OUTPUT_BUDGET_MIB);
 
 export class OutputBudget {
   private bytes = 0;

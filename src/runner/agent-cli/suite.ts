@@ -3,6 +3,7 @@ import { launchRefusal, secretArgIndexes } from "../../core/agent-cli/checks/lau
 import { judgeAgentRun } from "../../core/agent-cli/judge.js";
 import { SECRET_ENV_NAME } from "../../core/agent-cli/launch.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "../../core/agent-cli/scenarios.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB } from "../../core/agent-cli/types.js";
 import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
 import { buildReport } from "../../core/report/build.js";
@@ -64,7 +65,7 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
     argv: [options.config.executable, ...options.config.prefixArgs],
     startedAt,
     endedAt,
-    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, runTimeoutMs: recorded.runTimeoutMs, source: options.facts.source, fixtureToken: run.token !== undefined, managedTasks: run.managed?.setup !== undefined, ...(run.managed?.setup !== undefined ? { taskOutputLimit: run.managed.outputLimit, taskWaitSlackMs: run.managed.waitSlackMs } : {}) },
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, runTimeoutMs: recorded.runTimeoutMs, outputBudgetMib: options.outputBudgetMib ?? DEFAULT_OUTPUT_BUDGET_MIB, source: options.facts.source, fixtureToken: run.token !== undefined, managedTasks: run.managed?.setup !== undefined, ...(run.managed?.setup !== undefined ? { taskOutputLimit: run.managed.outputLimit, taskWaitSlackMs: run.managed.waitSlackMs } : {}) },
     selection,
     results,
     deselected,

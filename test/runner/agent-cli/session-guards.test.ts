@@ -71,7 +71,7 @@ describe("LiveSession: guards and framing", () => {
     await second.session.waitExit(3000);
     expect(second.session.lines).toEqual([]);
     for (const { events } of [first, second]) {
-      expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: "stdout passed 3 lines, the run's budget for all its processes together: no longer recorded, runtime stopped" }]);
+      expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: "stdout passed 3 lines, the run's budget for all its processes together (--output-budget): no longer recorded, runtime stopped" }]);
     }
     const bytes = await startFixture("framing.mjs", [], { budget: new OutputBudget({ maxBytes: 10, maxLines: 100, maxValues: 1000 }) });
     await bytes.session.waitExit(3000);
@@ -90,7 +90,7 @@ describe("LiveSession: guards and framing", () => {
     await session.stop();
     const partial = events.filter((e): e is StdoutEvent => e.kind === "stdout");
     expect(partial).toMatchObject([{ partial: true, line: "x".repeat(4096) }]);
-    expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: `the last stdout line (${MiB} bytes, no newline) is recorded cut to its first 4096: stdout passed 1000 bytes, the run's budget for all its processes together` }]);
+    expect(events.filter((e) => e.kind === "note")).toMatchObject([{ text: `the last stdout line (${MiB} bytes, no newline) is recorded cut to its first 4096: stdout passed 1000 bytes, the run's budget for all its processes together (--output-budget)` }]);
   });
 
   it("stop() SIGKILLs a child that ignores SIGTERM after the grace, once, and is idempotent", async () => {
