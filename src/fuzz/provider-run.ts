@@ -111,19 +111,23 @@ export async function fuzzProvider(
   ctx: ProviderFuzzContext,
   target: ProviderTarget,
   budget: FuzzBudget,
-  options: { onCase?: (done: number) => void; shrink?: boolean } = {},
+  options: { onCase?: (done: number) => void; shrink?: boolean; onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void } = {},
 ): Promise<ProviderFuzzResult> {
   const arb = providerCaseArb(ctx);
-  const cases = fc.sample(arb, { seed: budget.seed, numRuns: budget.runs });
+  // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
+  const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
+  const cases = fc.sample(arb, { seed: budget.seed, numRuns: to }).slice(from);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
   let calls = 0;
-  await pool(cases, budget.jobs, async (c, index) => {
+  await pool(cases, budget.jobs, async (c, at) => {
+    const index = from + at;
     const findings = await evaluateProviderCase(c, target);
     calls += c.base ? 2 : 1;
     coverage.add(c);
+    options.onResult?.(c, index, findings);
     for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
     done++;
     options.onCase?.(done);
