@@ -5,6 +5,8 @@ import { combineResults, merge, type ShardReport } from "../../../src/core/repor
 import { caseRange, finishShard, parseShard, shardResults } from "../../../src/core/report/shard.js";
 import type { ClauseResult, Finding, RunReport } from "../../../src/core/report/types.js";
 import { providerClauseUnit, providerUnits, PROVIDER_UNITS } from "../../../src/core/provider/shard.js";
+import { SCENARIO_NAMES } from "../../../src/core/agent-cli/scenarios.js";
+import { agentShardView } from "../../../src/runner/agent-cli/suite.js";
 
 const f = (clause: string, requestId: string, extra: Partial<Finding> = {}): Finding => ({ clause, message: `bad ${requestId}`, requestId, ...extra });
 const result = (id: string, status: ClauseResult["status"], findings: Finding[] = [], judged = status === "pass" || status === "fail" ? 1 : 0, reason?: string): ClauseResult => ({
@@ -80,6 +82,19 @@ describe("--shard K/N", () => {
     expect(providerClauseUnit("provider/invoke/answers-ok")).toBe("matrix");
     expect(providerClauseUnit("provider/validate-config/rejects-invalid-config")).toBe("config");
     expect(providerClauseUnit("provider/envelope/echoes-request-id")).toBe("setup");
+  });
+
+  it("gives an agent-cli clause the shard of the first scenario that judges it; the launch clauses to shard 1", () => {
+    const view = (index: number) => agentShardView({ index, count: 4 }, SCENARIO_NAMES);
+    // basic, queued, content, malformed, tools, mcp, ...: mcp is the sixth, so shard 2 of 4.
+    expect([1, 2, 3, 4].filter((k) => view(k).home("agent-cli/input/mcp-config"))).toEqual([2]);
+    expect([1, 2, 3, 4].filter((k) => view(k).home("agent-cli/output/json-object-lines"))).toEqual([1]);
+    expect([1, 2, 3, 4].filter((k) => view(k).home("agent-cli/launch/model-id"))).toEqual([1]);
+    expect(view(3).factual?.("agent-cli/launch/model-id")).toBe(true);
+    expect(view(3).factual?.("agent-cli/session/stays-up")).toBe(false);
+    // A clause no scenario of the run judges (here: no resume scenario) is shard 1's.
+    const without = (index: number) => agentShardView({ index, count: 2 }, SCENARIO_NAMES.filter((n) => n !== "resume"));
+    expect([1, 2].filter((k) => without(k).home("agent-cli/resume/history-restored"))).toEqual([1]);
   });
 
   it("takes out what requests sent only as context showed, and leaves clauses without evidence of its own to their home shard", () => {
