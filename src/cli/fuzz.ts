@@ -66,21 +66,21 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const target = { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) };
     const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
     const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
-    await corpus?.replayProvider(target, budget.jobs, shardOf(args));
+    await corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds);
     const result = await fuzzProvider(ctx, target, budget, corpus !== undefined ? { onResult: corpus.onProviderCase } : {});
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, ...corpusPart(corpus) };
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, ...corpusPart(corpus) };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
   const candidate: ReplayCandidate = { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs };
   const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "agent-cli", candidate, budget.seed);
-  await corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args));
+  await corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args), budget.timeSeconds);
   const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
-  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus) };
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus) };
 }
 
 function corpusPart(corpus: Corpus | undefined): Pick<FuzzOutcome, "corpus"> {

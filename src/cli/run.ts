@@ -110,6 +110,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   const shard = shardOf(args);
   // Fuzz options are checked before the suite runs, so a mistake costs nothing.
   if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) fuzzBudget(args, 1);
+  else if (args.corpus !== undefined) throw new KitError("usage", "--corpus keeps fuzz cases: give --fuzz-runs or --fuzz-time too (run fuzzes only then)");
   let report: RunReport;
   let elsewhere: string[];
   try {

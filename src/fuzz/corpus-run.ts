@@ -53,6 +53,8 @@ export class Corpus {
   private saved = 0;
   private replayed = 0;
   private failing = 0;
+  /** Candidate calls (provider) or sessions (agent-cli) the replays took. */
+  calls = 0;
   readonly findings: Finding[] = [];
 
   private constructor(
@@ -111,29 +113,33 @@ export class Corpus {
     return this.entries.slice(from, to);
   }
 
-  /** Replays the provider corpus (this shard's slice) against the target, `jobs` at a time; every corpus case counts as seen. */
-  async replayProvider(target: ProviderTarget, jobs: number, shard?: Shard): Promise<void> {
+  /**
+   * Replays the provider corpus (this shard's slice) against the target, `jobs` at a time, none
+   * started after `seconds` (--fuzz-time bounds the replay as it bounds generation); every
+   * corpus case counts as seen.
+   */
+  async replayProvider(target: ProviderTarget, jobs: number, shard?: Shard, seconds?: number): Promise<void> {
     const cases = this.entries.map((e) => deserializeCase(e.file.case as SerializedProviderCase));
     for (const c of cases) this.fresh(providerCaseKeys(c));
-    const mine = this.mine(shard);
     const results: { entry: CorpusEntry; c: ProviderCase; findings: Finding[] }[] = [];
-    await pool(mine, jobs, async (entry, index) => {
+    await pool(this.mine(shard), jobs, async (entry, index) => {
       const c = deserializeCase(entry.file.case as SerializedProviderCase);
+      this.calls += c.base ? 2 : 1;
       results[index] = { entry, c, findings: await evaluateProviderCase(c, target) };
-    }, () => false);
+    }, until(seconds));
     // In corpus order, whatever order the calls ended in.
-    for (const r of results) this.replayedOne(r.entry, providerCaseKeys(r.c), r.findings);
+    for (const r of results) if (r !== undefined) this.replayedOne(r.entry, providerCaseKeys(r.c), r.findings);
   }
 
-  /** Replays the agent-cli corpus (this shard's slice), `jobs` sessions at a time. */
-  async replayAgent(ctx: AgentFuzzContext, jobs: number, shard?: Shard): Promise<void> {
+  /** Replays the agent-cli corpus (this shard's slice), `jobs` sessions at a time, none started after `seconds`. */
+  async replayAgent(ctx: AgentFuzzContext, jobs: number, shard?: Shard, seconds?: number): Promise<void> {
     for (const e of this.entries) this.fresh(agentStepsKeys(stepsOf(e)));
-    const mine = this.mine(shard);
     const results: { entry: CorpusEntry; findings: Finding[] }[] = [];
-    await pool(mine, jobs, async (entry, index) => {
+    await pool(this.mine(shard), jobs, async (entry, index) => {
+      this.calls += 1;
       results[index] = { entry, findings: (await runAgentSteps(stepsOf(entry), ctx)).findings };
-    }, () => false);
-    for (const r of results) this.replayedOne(r.entry, agentStepsKeys(stepsOf(r.entry)), r.findings);
+    }, until(seconds));
+    for (const r of results) if (r !== undefined) this.replayedOne(r.entry, agentStepsKeys(stepsOf(r.entry)), r.findings);
   }
 
   /** A generated provider case, as the fuzzer reports it. */
@@ -149,6 +155,13 @@ export class Corpus {
   summary(): CorpusSummary {
     return { replayed: this.replayed, failing: this.failing, saved: this.saved, ...(this.cut !== undefined ? { cut: this.cut } : {}) };
   }
+}
+
+/** A pool's stop test: true once `seconds` from now have passed (never without a limit). */
+function until(seconds: number | undefined): () => boolean {
+  if (seconds === undefined) return () => false;
+  const deadline = performance.now() + seconds * 1000;
+  return () => performance.now() > deadline;
 }
 
 function stepsOf(entry: CorpusEntry): AgentStep[] {

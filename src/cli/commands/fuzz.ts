@@ -48,7 +48,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const finisher = reportFinisher(a as ReportArgs);
       const budget = fuzzBudget(args, protocol === "provider" ? 100 : 10);
       const outDir = (a.out as string | undefined) ?? "reports";
-      const slice = budget.cases !== undefined ? `, shard ${String(args.shard)}: cases ${budget.cases.from}..${budget.cases.to - 1}` : "";
+      const slice = budget.cases === undefined ? "" : `, shard ${String(args.shard)}: ${budget.cases.to > budget.cases.from ? `cases ${budget.cases.from}..${budget.cases.to - 1}` : "no case (fewer runs than shards)"}`;
       process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""}${slice})\n`);
       const startedAt = new Date();
       const outcome = await fuzzPhase(protocol, args, budget, outDir);
