@@ -89,6 +89,25 @@ describe("action.yml", () => {
     expect(run?.run).toMatch(/node "\$KIT" merge --out "\$OUT" --reporter "\$REPORTERS" .*"\$\{dirs\[@\]\}"/);
   });
 
+  it("the README's sharded workflow parses and gives the action only inputs it has: a 4-way matrix with --shard, then a merge job", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### Sharding across a CI matrix"));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    type Job = { needs?: string; if?: string; strategy?: { "fail-fast"?: boolean; matrix?: { shard?: number[] } }; steps: Step[] };
+    const workflow = parse(block) as { jobs: Record<string, Job> };
+    const jobs = Object.values(workflow.jobs);
+    const uses = jobs.flatMap((j) => j.steps.filter((s) => s.uses?.endsWith("/awp-conformance@v1")));
+    for (const step of uses) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs), key).toContain(key);
+    const shards = jobs.find((j) => j.strategy?.matrix?.shard !== undefined);
+    expect(shards?.strategy?.matrix?.shard).toEqual([1, 2, 3, 4]);
+    expect(shards?.strategy?.["fail-fast"]).toBe(false);
+    expect(uses.some((s) => s.with?.shard === "${{ matrix.shard }}/4")).toBe(true);
+    const merge = jobs.find((j) => j.needs !== undefined);
+    expect(merge?.if).toBe("${{ !cancelled() }}");
+    expect(merge?.steps.some((s) => s.with?.merge !== undefined)).toBe(true);
+    expect(merge?.steps.some((s) => s.run?.includes("badge.svg"))).toBe(true);
+  });
+
   it("never expands inputs inside a script (no script injection): they arrive as environment variables", () => {
     for (const script of scripts) expect(script).not.toContain("${{");
   });
