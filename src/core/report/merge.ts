@@ -18,6 +18,9 @@ export interface ShardReport {
 
 const usage = (message: string): KitError => new KitError("usage", message);
 
+/** Options a report records that differ from shard to shard by design: what each ran. */
+const PER_SHARD_OPTIONS: readonly string[] = ["calls", "scenarios", "fuzz"];
+
 function shardName(r: ShardReport): string {
   return `${r.source} (shard ${r.report.shard?.index}/${r.report.shard?.count})`;
 }
@@ -44,6 +47,7 @@ export function checkShards(reports: readonly ShardReport[]): number {
   same(reports, "the candidate", (r) => r.candidate.argv);
   same(reports, "the clause selection", (r) => r.selection);
   same(reports, "the counted level", (r) => r.summary.level);
+  same(reports, "the run options", (r) => Object.fromEntries(Object.entries(r.options).filter(([key]) => !PER_SHARD_OPTIONS.includes(key))));
   same(reports, "the fuzz seed", (r) => r.fuzz?.seed ?? (r.options.fuzz as { seed?: unknown } | undefined)?.seed ?? null);
   const count = reports[0]?.report.shard?.count ?? 0;
   const seen = new Map<number, ShardReport>();
@@ -105,7 +109,7 @@ export function merge(reports: readonly ShardReport[]): RunReport {
     ...rest,
     startedAt: ordered.map((r) => r.startedAt).sort()[0] ?? first.startedAt,
     endedAt: ordered.map((r) => r.endedAt).sort().at(-1) ?? first.endedAt,
-    options: { ...first.options, shards: count },
+    options: { ...first.options, ...(typeof first.options.calls === "number" ? { calls: ordered.reduce((n, r) => n + (typeof r.options.calls === "number" ? r.options.calls : 0), 0) } : {}), shards: count },
     clauses,
     summary: summarize(clauses, first.summary.deselected, { level: first.summary.level }),
     notes,

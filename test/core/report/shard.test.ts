@@ -162,6 +162,7 @@ describe("merge", () => {
     expect(refused([a, shardReport(2, 3, [])])).toMatch(/differ in the shard count/);
     expect(refused([a, { ...b, report: { ...b.report, candidate: { argv: ["other"] } } }])).toMatch(/differ in the candidate/);
     expect(refused([a, { ...b, report: { ...b.report, fuzz: { ...fuzz(4)!, seed: 6 } } }])).toMatch(/differ in the fuzz seed/);
+    expect(refused([a, { ...b, report: { ...b.report, options: { budgetMs: 1 } } }])).toMatch(/differ in the run options/);
     const { shard: _shard, ...plain } = a.report;
     expect(refused([{ report: plain, source: "x" }, b])).toMatch(/x is not a shard report/);
   });
