@@ -42,7 +42,7 @@ function listNames(dir: string): string[] {
  * most CORPUS_LIMITS files and bytes; `cut` says what was left out. A missing folder is an
  * empty corpus (the first campaign creates it).
  */
-export function readCorpus(dir: string, protocol: ReplayFile["protocol"]): { entries: CorpusEntry[]; cut?: string } {
+export function readCorpus(dir: string, protocol: ReplayFile["protocol"], limits: { maxFiles: number; maxBytes: number } = CORPUS_LIMITS): { entries: CorpusEntry[]; cut?: string } {
   if (!existsSync(dir)) return { entries: [] };
   if (!statSync(dir).isDirectory()) throw new KitError("usage", `--corpus ${dir}: not a folder`);
   const names = listNames(dir).filter((name) => name.startsWith(`${protocol}-`));
@@ -51,8 +51,8 @@ export function readCorpus(dir: string, protocol: ReplayFile["protocol"]): { ent
   for (const [index, name] of names.entries()) {
     const path = join(dir, name);
     const size = statSync(path).size;
-    if (index >= CORPUS_LIMITS.maxFiles || bytes + size > CORPUS_LIMITS.maxBytes) {
-      const by = index >= CORPUS_LIMITS.maxFiles ? `${CORPUS_LIMITS.maxFiles} files` : `${CORPUS_LIMITS.maxBytes / MiB} MiB`;
+    if (index >= limits.maxFiles || bytes + size > limits.maxBytes) {
+      const by = index >= limits.maxFiles ? `${limits.maxFiles} files` : `${limits.maxBytes / MiB} MiB`;
       return { entries, cut: `the corpus ${dir} holds ${names.length} ${protocol} cases; the kit read the first ${entries.length} by name (at most ${by}) and left ${names.length - entries.length} out: prune the folder, or keep a corpus per campaign` };
     }
     bytes += size;
