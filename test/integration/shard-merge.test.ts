@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fuzzOnlyReport, fuzzPhase } from "../../src/cli/fuzz.js";
+import { emitReport } from "../../src/cli/output.js";
 import { merge } from "../../src/core/report/merge.js";
 import { caseRange, finishShard, type Shard } from "../../src/core/report/shard.js";
 import type { Finding, RunReport } from "../../src/core/report/types.js";
@@ -17,14 +18,15 @@ import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
  * runs are narrowed to a few clauses (and two fuzz cases), as every call is a process.
  */
 
-const REFERENCE = { argv: [join(ROOT, "examples/reference-provider/provider.mjs")], configFile: join(ROOT, "examples/reference-provider/valid-config.json"), clauses: 4 };
+const REFERENCE = { argv: [join(ROOT, "examples/reference-provider/provider.mjs")], configFile: join(ROOT, "examples/reference-provider/valid-config.json"), clauses: 3 };
 const fake = (fault: string): Candidate => ({ argv: [join(ROOT, "test/fakes/provider-fake.mjs"), "--fault", fault], configFile: join(ROOT, "test/fakes/provider-lean-config.json"), clauses: 5 });
 type Candidate = typeof REFERENCE;
 
 /**
- * A clause of each unit but the invocation matrix (the hostile one, run for the fake only,
- * builds on invocations sent as context). ok-shape is judged on validate_config with the valid configuration, which
- * every shard sends but one owns, and on validate_config again in a fresh directory.
+ * A clause of each unit but the invocation matrix (the reference runs the first three, the
+ * fake all: the hostile one builds on invocations sent as context). ok-shape is judged on
+ * validate_config with the valid configuration, which every shard sends but one owns, and on
+ * validate_config again in a fresh directory (same-answer-twice sends it).
  */
 const CLAUSES = [
   "provider/validate-config/ok-shape",
@@ -46,9 +48,13 @@ async function suite(c: Candidate, shard?: Shard): Promise<RunReport> {
 
 const RUNS = 2;
 
+/** describe and validate_config, asked once per candidate (the command asks in every shard; the answers are the same). */
+const prepared = new Map<Candidate, ReturnType<typeof prepareProviderFuzz>>();
+
 async function fuzz(c: Candidate, shard?: Shard): Promise<RunReport> {
   const config = configOf(c);
-  const ctx = await prepareProviderFuzz(c.argv, config, 5000, 6000);
+  if (!prepared.has(c)) prepared.set(c, prepareProviderFuzz(c.argv, config, 5000, 6000));
+  const ctx = await (prepared.get(c) as ReturnType<typeof prepareProviderFuzz>);
   if ("reason" in ctx) throw new Error(ctx.reason);
   const budget = { runs: RUNS, seed: 4, jobs: 2, ...(shard ? { cases: caseRange(RUNS, shard) } : {}) };
   const result = await fuzzProvider(ctx, { argv: c.argv, config: config.value, timeoutMs: 6000 }, budget);
@@ -72,7 +78,10 @@ async function mergedEqualsWhole(run: (c: Candidate, shard?: Shard) => Promise<R
   return { whole: whole as RunReport, merged };
 }
 
-describe("sharded and merged equals unsharded", () => {
+// The three run at once: most of their time is spent waiting on candidate processes.
+describe.concurrent("sharded and merged equals unsharded", () => {
+  const temp = useTempDirs();
+
   it("for the fixed provider suite, passing and failing", async () => {
     const [reference, broken] = await Promise.all([mergedEqualsWhole(suite, REFERENCE), mergedEqualsWhole(suite, fake("config-ok-extra"))]);
     expect(reference.merged.summary.verdict).toBe("incomplete");
@@ -89,29 +98,31 @@ describe("sharded and merged equals unsharded", () => {
     expect(mergedFuzz).toEqual(wholeFuzz);
     expect(merged.fuzz?.cases).toBe(RUNS);
   });
-});
 
-describe("fuzz --shard, merge and --corpus, on the command line", () => {
-  const temp = useTempDirs();
-
-  it("the shards of a failing fuzz campaign merge to the unsharded one; their shared corpus is replayed first by the next", async () => {
+  it("for a failing fuzz campaign (fuzz --shard and merge on the command line); the shards' shared corpus is replayed first by the next campaign", async () => {
     const broken = fake("observe-with-text");
     const corpus = join(temp(), "corpus");
     const fuzzArgs = (out: string, ...more: string[]): string[] => ["fuzz", "--protocol", "provider", "--config-file", broken.configFile, "--fuzz-runs", String(RUNS), "--seed", "4", "--corpus", corpus, "--out", out, "--reporter", "json", ...more, broken.argv[0] as string, "--", ...broken.argv.slice(1)];
     const dirs = [temp(), temp()];
-    const shards = await Promise.all(dirs.map((out, i) => runCli(fuzzArgs(out, "--shard", `${i + 1}/2`))));
-    for (const [i, r] of shards.entries()) {
-      const part = readReport(dirs[i] as string);
-      // Case 0 passes, case 1 fails; shard 1 may also replay what shard 2 has just kept in the shared corpus.
-      expect(r.code, r.stderr).toBe(part.summary.verdict === "conformant" ? 0 : 1);
-      expect(part.shard).toMatchObject({ index: i + 1, count: 2, cases: caseRange(RUNS, { index: i + 1, count: 2 }) });
-    }
-    expect(shards[1]?.code).toBe(1);
+    const args = { candidate: broken.argv[0] as string, rest: broken.argv.slice(1), configFile: broken.configFile, corpus, clause: [], skip: [], scenario: [], reporter: [], color: false };
+    // Shard 2 (case 1, which fails) on the command line; shard 1 (case 0, which passes) and the
+    // unsharded campaign (without the corpus) in this process, as the fuzz command runs them.
+    const inProcess = async (): Promise<void> => {
+      const shard = { index: 1, count: 2 };
+      const budget = { runs: RUNS, seed: 4, jobs: 2, cases: caseRange(RUNS, shard) };
+      const outcome = await fuzzPhase("provider", { ...args, shard: "1/2" }, budget, dirs[0] as string);
+      const report = fuzzOnlyReport("provider", broken.argv, outcome, new Date(), []);
+      emitReport({ ...report, shard: { ...shard, cases: budget.cases, elsewhere: 0 } }, { reporters: ["json"], outDir: dirs[0] as string, color: false });
+    };
+    const [cli, , whole] = await Promise.all([runCli(fuzzArgs(dirs[1] as string, "--shard", "2/2")), inProcess(), fuzz(broken)]);
+    expect(cli.code, cli.stderr).toBe(1);
+    expect(readReport(dirs[1] as string).shard).toEqual({ index: 2, count: 2, cases: caseRange(RUNS, { index: 2, count: 2 }), elsewhere: 0 });
     const out = temp();
     const merged = await runCli(["merge", ...dirs, "--out", out, "--reporter", "json,markdown"]);
     expect(merged.code, merged.stderr).toBe(1);
     const report = readReport(out);
     expect(report.shard).toBeUndefined();
+    expect(identity(report)).toEqual(identity(whole));
     const generated = report.clauses.flatMap((c) => c.findings).filter((f) => f.fuzzCase !== undefined && f.fuzzCase.corpus !== true);
     expect(generated.map((f) => f.clause)).toEqual(["provider/invoke/text-only-on-block-or-replace"]);
     // The replay file was copied into the merged folder and the finding points there.
@@ -119,18 +130,16 @@ describe("fuzz --shard, merge and --corpus, on the command line", () => {
     expect(generated[0]?.reproduce).toContain(join(out, "replays"));
     expect(readFileSync(join(out, "report.md"), "utf8")).toContain("text-only-on-block-or-replace");
 
-    // Both shards wrote the one corpus folder (whole files only); the unsharded run (in this process) replays it before generating.
+    // Both shards wrote the one corpus folder (whole files only). The next campaign replays it
+    // before it generates its one case (case 0, which passes): the failure is the corpus's.
     const saved = readdirSync(corpus);
     expect(saved.filter((n) => !/^provider-[0-9a-f]{16}\.json$/.test(n))).toEqual([]);
-    const args = { candidate: broken.argv[0] as string, rest: broken.argv.slice(1), configFile: broken.configFile, corpus, clause: [], skip: [], scenario: [], reporter: [], color: false };
-    const budget = { runs: RUNS, seed: 4, jobs: 2 };
-    const outcome = await fuzzPhase("provider", args, budget, temp());
-    const unsharded = fuzzOnlyReport("provider", broken.argv, outcome, new Date(), []);
-    expect(identity(report)).toEqual(identity(unsharded));
-    expect(unsharded.fuzz?.corpus).toMatchObject({ replayed: saved.length });
-    expect(unsharded.fuzz?.corpus?.failing).toBeGreaterThan(0);
-    const findings = unsharded.clauses.find((c) => c.id === "provider/invoke/text-only-on-block-or-replace")?.findings ?? [];
-    expect(findings[0]?.fuzzCase).toMatchObject({ corpus: true, file: expect.stringContaining(corpus) });
-    expect(findings.at(-1)?.fuzzCase?.corpus).toBeUndefined();
+    const outcome = await fuzzPhase("provider", args, { runs: 1, seed: 4, jobs: 2 }, temp());
+    const next = fuzzOnlyReport("provider", broken.argv, outcome, new Date(), []);
+    expect(next.fuzz).toMatchObject({ cases: 1, failures: 0, corpus: { replayed: saved.length } });
+    expect(next.fuzz?.corpus?.failing).toBeGreaterThan(0);
+    const findings = next.clauses.find((c) => c.id === "provider/invoke/text-only-on-block-or-replace")?.findings ?? [];
+    expect(findings.length).toBeGreaterThan(0);
+    for (const f of findings) expect(f.fuzzCase).toMatchObject({ corpus: true, file: expect.stringContaining(corpus) });
   });
 });
