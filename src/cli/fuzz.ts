@@ -70,7 +70,7 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const result = await fuzzProvider(ctx, target, budget, corpus !== undefined ? { onResult: corpus.onProviderCase } : {});
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, ...corpusPart(corpus) };
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
@@ -80,7 +80,13 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
   const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
-  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus) };
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
+}
+
+/** A shard whose slice of the cases is empty says so (its fuzzed clauses are skipped; merge takes the other shards' verdicts). */
+function emptySlice(budget: FuzzBudget): { skipped?: string } {
+  const cases = budget.cases;
+  return cases !== undefined && cases.to <= cases.from ? { skipped: `this shard holds none of the ${budget.runs} generated cases (--fuzz-runs is smaller than the number of shards)` } : {};
 }
 
 function corpusPart(corpus: Corpus | undefined): Pick<FuzzOutcome, "corpus"> {

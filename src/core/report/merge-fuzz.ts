@@ -83,5 +83,5 @@ export function mergedFuzzNotes(fuzz: FuzzSummary | undefined): string[] {
   return notes;
 }
 
-/** Notes a fuzzing shard wrote about its own part, replaced by mergedFuzzNotes on the merged report. */
-export const isFuzzNote = (note: string): boolean => /^(Fuzzing|Corpus|Corpus cut): /.test(note);
+/** Notes a fuzzing shard wrote about its own part (its counts, an empty slice), replaced by mergedFuzzNotes on the merged report. */
+export const isFuzzNote = (note: string): boolean => /^(Fuzzing|Corpus|Corpus cut): |^Fuzzing could not start: this shard holds none/.test(note);
