@@ -9,6 +9,8 @@ import { prepareProviderFuzz } from "../fuzz/prepare.js";
 import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
 import { replayCommandLine, replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
 import type { FuzzBudget, FuzzFailure } from "../fuzz/types.js";
+import { Corpus } from "../fuzz/corpus-run.js";
+import { caseRange, parseShard, type Shard } from "../core/report/shard.js";
 import { readLaunch } from "./agent-options.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
@@ -19,15 +21,27 @@ export interface FuzzArgs {
   fuzzTime?: number;
   seed?: number;
   jobs?: number;
+  /** --shard K/N (run and fuzz). */
+  shard?: string;
+  /** --corpus DIR: saved cases replayed first, new ones kept. */
+  corpus?: string;
+}
+
+/** --shard, read once: undefined when not given. */
+export function shardOf(args: Pick<FuzzArgs, "shard">): Shard | undefined {
+  return args.shard === undefined ? undefined : parseShard(String(args.shard));
 }
 
 export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {
   const runs = args.fuzzRuns ?? defaultRuns;
   if (!Number.isInteger(runs) || runs < 1) throw new KitError("usage", "--fuzz-runs must be a positive integer");
   if (args.fuzzTime !== undefined && !(args.fuzzTime > 0)) throw new KitError("usage", "--fuzz-time must be a positive number of seconds");
+  const shard = shardOf(args);
+  // Every shard must generate the same sequence to run its slice of it.
+  if (shard !== undefined && args.seed === undefined) throw new KitError("usage", "--shard with fuzzing needs --seed: every shard must generate the same cases (give each the same --seed)");
   const seed = args.seed ?? (Date.now() ^ (process.pid << 8)) >>> 0;
   if (!Number.isInteger(seed)) throw new KitError("usage", "--seed must be an integer");
-  return { runs, seed, jobs: args.jobs ?? 2, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}) };
+  return { runs, seed, jobs: args.jobs ?? 2, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}), ...(shard !== undefined ? { cases: caseRange(runs, shard) } : {}) };
 }
 
 function writeReplays(failures: FuzzFailure[], candidate: ReplayCandidate, outDir: string): void {
@@ -49,15 +63,37 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const ctx = await prepareProviderFuzz(argv, value, budgetMs, timeoutMs);
     if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], unit: "request", skipped: ctx.reason };
     // Bound in the dialect the fixed suite found the Provider verifies (fuzz cases are resent in another one on refusal anyway).
-    const result = await fuzzProvider(ctx, { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) }, budget);
-    writeReplays(result.failures, { argv, config: value.value, configDocument: value.document, timeoutMs }, outDir);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage };
+    const target = { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) };
+    const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
+    const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
+    await corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds);
+    const result = await fuzzProvider(ctx, target, budget, corpus !== undefined ? { onResult: corpus.onProviderCase } : {});
+    writeReplays(result.failures, candidate, outDir);
+    corpus?.keepFailures(result.failures);
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
-  const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget);
-  writeReplays(result.failures, { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs }, outDir);
-  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage };
+  const candidate: ReplayCandidate = { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs };
+  const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "agent-cli", candidate, budget.seed);
+  await corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args), budget.timeSeconds);
+  const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
+  writeReplays(result.failures, candidate, outDir);
+  corpus?.keepFailures(result.failures);
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
+}
+
+/** A shard whose slice of the cases is empty says so (its fuzzed clauses are skipped; merge takes the other shards' verdicts). */
+function emptySlice(budget: FuzzBudget): { skipped?: string } {
+  const cases = budget.cases;
+  return cases !== undefined && cases.to <= cases.from ? { skipped: `this shard holds none of the ${budget.runs} generated cases (--fuzz-runs is smaller than the number of shards)` } : {};
+}
+
+function corpusPart(corpus: Corpus | undefined): Pick<FuzzOutcome, "corpus"> {
+  if (corpus === undefined) return {};
+  const summary = corpus.summary();
+  if (summary.cut !== undefined) process.stderr.write(`awp-conformance: ${summary.cut}\n`);
+  return { corpus: { findings: corpus.findings, summary } };
 }
 
 /** The report of a fuzz-only run: the clauses fuzzing judges, pass unless a shrunk failure says otherwise. */

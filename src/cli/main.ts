@@ -9,6 +9,7 @@ import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js
 import { digestCommand, listCommand } from "./commands/misc.js";
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
 import { policyTestCommand } from "./commands/policy-test.js";
+import { mergeCommand } from "./commands/merge.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommandDefinition } from "./commands/run.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
@@ -27,11 +28,12 @@ async function main(argv: string[]): Promise<number> {
   y = fuzzCommand(y, setCode);
   y = replayCommand(y, setCode);
   y = reportCommand(y, setCode);
+  y = mergeCommand(y, setCode);
   y = admitCommand(y, setCode);
   y = listCommand(y);
   y = digestCommand(y);
   await y
-    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, check, record, fixture, report, list or digest")
+    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, merge, check, record, fixture, report, list or digest")
     .fail((message, error) => {
       if (error) throw error;
       throw new KitError("usage", message);

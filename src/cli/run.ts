@@ -19,6 +19,10 @@ import { PhaseLines, Progress, scenarioLine } from "./progress.js";
 import { reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
 import type { FuzzArgs } from "./fuzz.js";
+import { finishShard, parseShard, type Shard } from "../core/report/shard.js";
+
+/** --shard, read once: undefined when not given (cli/fuzz.ts's shardOf, without loading the fuzzers). */
+const shardOf = (args: Pick<FuzzArgs, "shard">): Shard | undefined => (args.shard === undefined ? undefined : parseShard(String(args.shard)));
 
 export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs {
   protocol?: string;
@@ -43,7 +47,13 @@ function positive(value: number | undefined, flag: string): number | undefined {
   return value;
 }
 
-async function runProvider(args: RunArgs, outDir: string, progress: Progress): Promise<RunReport> {
+interface SuiteRun {
+  report: RunReport;
+  /** --shard: clauses left to other shards (dropped once fuzzing had its say). */
+  elsewhere: string[];
+}
+
+async function runProvider(args: RunArgs, outDir: string, progress: Progress): Promise<SuiteRun> {
   if (args.candidate === undefined) throw new KitError("usage", "give the provider executable");
   const argv = [resolveCandidate(args.candidate), ...args.rest];
   const configs = readProviderConfigs(args);
@@ -51,8 +61,10 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   const budgetMs = positive(args.budget, "--budget");
   const runTimeoutMs = readRunTimeout(args.runTimeout);
   const phases = new PhaseLines(progress);
-  const { report, transcript } = await runProviderSuite({
+  const shard = shardOf(args);
+  const { report, transcript, elsewhere } = await runProviderSuite({
     argv,
+    ...(shard !== undefined ? { shard } : {}),
     ...configs,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(budgetMs !== undefined ? { budgetMs } : {}),
@@ -62,18 +74,20 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   });
   phases.flush();
   attachReproductions(report, transcript, outDir);
-  return report;
+  return { report, elsewhere };
 }
 
-async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport> {
+async function runAgentCli(args: RunArgs, progress: Progress): Promise<SuiteRun> {
   const { config, facts } = readLaunch(args);
   const bounds = readBounds(args);
   const jobs = positive(args.jobs, "--jobs");
   const runTimeoutMs = readRunTimeout(args.runTimeout);
   const outputBudgetMib = readOutputBudget(args.outputBudget);
   const scenarios = scenarioNames(args.scenario);
-  const { report, run } = await runAgentCliSuite({
+  const shard = shardOf(args);
+  const { report, run, elsewhere } = await runAgentCliSuite({
     config,
+    ...(shard !== undefined ? { shard } : {}),
     facts,
     ...bounds,
     ...readManaged(args),
@@ -87,7 +101,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<RunReport
   });
   attachAgentReproductions(report, args);
   // The reproduce lines repeat the launch options: the same secrets stay out of them.
-  return redactDeep(report, makeRedactor(secretsOf(run)));
+  return { report: redactDeep(report, makeRedactor(secretsOf(run))), elsewhere };
 }
 
 async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunReport; code: VerdictExitCode }> {
@@ -96,9 +110,14 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   const finisher = reportFinisher(args);
   const progress = Progress.forStderr(args.quiet);
   const deadline = performance.now() + (readRunTimeout(args.runTimeout) ?? DEFAULT_RUN_TIMEOUT_MS);
+  const shard = shardOf(args);
+  // Fuzz options are checked before the suite runs, so a mistake costs nothing.
+  if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) (await import("./fuzz.js")).fuzzBudget(args, 1);
+  else if (args.corpus !== undefined) throw new KitError("usage", "--corpus keeps fuzz cases: give --fuzz-runs or --fuzz-time too (run fuzzes only then)");
   let report: RunReport;
+  let elsewhere: string[];
   try {
-    report = args.protocol === "provider" ? await runProvider(args, outDir, progress) : await runAgentCli(args, progress);
+    ({ report, elsewhere } = args.protocol === "provider" ? await runProvider(args, outDir, progress) : await runAgentCli(args, progress));
   } finally {
     progress.done();
   }
@@ -114,7 +133,9 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
     const secrets = args.protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
     report = mergeFuzz(report, outcome, secrets);
     if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };
+    if (report.shard !== undefined && budget.cases !== undefined) report = { ...report, shard: { ...report.shard, cases: budget.cases } };
   }
+  if (shard !== undefined) report = finishShard(report, elsewhere);
   report = finisher.finish(report);
   emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
   return { report, code: exitCodeFor(report.summary) };

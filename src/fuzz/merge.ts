@@ -1,6 +1,6 @@
 import { summarize } from "../core/report/judge.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
-import type { ClauseResult, RunReport } from "../core/report/types.js";
+import type { ClauseResult, CorpusSummary, Finding, RunReport } from "../core/report/types.js";
 import type { CoverageSummary, FuzzFailure } from "./types.js";
 
 export interface FuzzOutcome {
@@ -14,6 +14,8 @@ export interface FuzzOutcome {
   unit: "request" | "session";
   /** Cases per kind and size bucket; absent when no case ran. */
   coverage?: CoverageSummary;
+  /** --corpus: what replaying the saved cases found (before any case was generated), and the counts. */
+  corpus?: { findings: Finding[]; summary: CorpusSummary };
 }
 
 /**
@@ -24,12 +26,15 @@ export interface FuzzOutcome {
 export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
   const fuzzed = new Set(fuzz.clauses);
   const clauses: ClauseResult[] = report.clauses.map((result) => {
-    if (!fuzzed.has(result.id) || fuzz.cases === 0) return result;
-    const found = fuzz.failures.filter((f) => f.clause === result.id).map((f) => ({
+    const replayed = fuzz.corpus?.findings.filter((f) => f.clause === result.id) ?? [];
+    if (!fuzzed.has(result.id) || (fuzz.cases === 0 && replayed.length === 0)) return result;
+    // Corpus findings first: the corpus ran before any case was generated.
+    const found = [...replayed, ...fuzz.failures.filter((f) => f.clause === result.id).map((f) => ({
       ...f.finding,
       foundBy: "fuzz" as const,
+      fuzzCase: { seed: f.seed, path: f.path, ...(f.file !== undefined ? { file: f.file } : {}) },
       ...(f.file !== undefined ? { reproduce: f.reproduce ?? `awp-conformance replay ${f.file}` } : {}),
-    }));
+    }))];
     if (found.length > 0) {
       const { reason: _reason, ...rest } = result;
       return { ...rest, status: "fail", judged: result.judged + fuzz.cases, findings: [...result.findings, ...found] };
@@ -37,13 +42,15 @@ export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonl
     return result.status === "pass" || result.status === "fail" ? { ...result, judged: result.judged + fuzz.cases } : result;
   });
   const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
+  const corpus = fuzz.corpus?.summary;
+  const corpusNotes = corpus === undefined ? [] : [`Corpus: ${corpus.replayed} saved case(s) replayed before generation (${corpus.failing} failing), ${corpus.saved} new case(s) kept.`, ...(corpus.cut !== undefined ? [`Corpus cut: ${corpus.cut}.`] : [])];
   const merged: RunReport = {
     ...report,
     clauses,
     summary: summarize(clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }),
-    notes: [...report.notes, note],
+    notes: [...report.notes, note, ...corpusNotes],
     ...(fuzz.coverage !== undefined
-      ? { fuzz: { seed: fuzz.seed, cases: fuzz.cases, calls: fuzz.calls, failures: fuzz.failures.length, unit: fuzz.unit, kinds: fuzz.coverage.kinds, sizes: fuzz.coverage.sizes } }
+      ? { fuzz: { seed: fuzz.seed, cases: fuzz.cases, calls: fuzz.calls, failures: fuzz.failures.length, unit: fuzz.unit, kinds: fuzz.coverage.kinds, sizes: fuzz.coverage.sizes, ...(fuzz.corpus !== undefined ? { corpus: fuzz.corpus.summary } : {}) } }
       : {}),
   };
   return redactDeep(merged, makeRedactor(secrets));

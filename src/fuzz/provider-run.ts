@@ -112,7 +112,7 @@ export async function fuzzProvider(
   ctx: ProviderFuzzContext,
   target: ProviderTarget,
   budget: FuzzBudget,
-  options: { onCase?: (done: number) => void; shrink?: boolean; call?: ProviderCall } = {},
+  options: { onCase?: (done: number) => void; shrink?: boolean; call?: ProviderCall; onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void } = {},
 ): Promise<ProviderFuzzResult> {
   const made = options.call ?? callProvider;
   let calls = 0;
@@ -122,15 +122,18 @@ export async function fuzzProvider(
     return made(argv, request, callOptions);
   };
   const arb = providerCaseArb(ctx);
-  const cases = new SeededCases(arb, budget.seed, budget.runs);
+  // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
+  const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
+  const cases = new SeededCases(arb, budget.seed, to);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
-  await pool(Array.from({ length: cases.length }, (_, i) => i), budget.jobs, async (index) => {
+  await pool(Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i), budget.jobs, async (index) => {
     const c = cases.at(index);
     const findings = await evaluateProviderCase(c, target, call);
     coverage.add(c);
+    options.onResult?.(c, index, findings);
     for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
     done++;
     options.onCase?.(done);

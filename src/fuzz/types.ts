@@ -83,4 +83,9 @@ export interface FuzzBudget {
   seed: number;
   /** Candidate processes at once: provider calls, or agent-cli sessions (each its own launch, fixture and folders). */
   jobs: number;
+  /**
+   * --shard K/N: run only the case indices [from, to) of the `runs` the seed generates (see
+   * caseRange in core/report/shard.ts); a failure keeps its index in the whole sequence.
+   */
+  cases?: { from: number; to: number };
 }

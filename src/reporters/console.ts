@@ -54,12 +54,22 @@ function dialectLine(d: NonNullable<RunReport["digestDialect"]>): string {
   return `digest dialect: ${accepted}; invocations bound in ${printable(d.bound)}`;
 }
 
+/** "shard 2/4 (units matrix, fresh; fuzz cases 50..99): 61 clauses left to the other shards; combine them with awp-conformance merge". */
+function shardLine(shard: NonNullable<RunReport["shard"]>): string {
+  const parts = [
+    ...(shard.units !== undefined ? [`${shard.units.length > 0 ? shard.units.map(printable).join(", ") : "no part of the suite"}`] : []),
+    ...(shard.cases !== undefined ? [shard.cases.to > shard.cases.from ? `fuzz cases ${shard.cases.from}..${shard.cases.to - 1}` : "no fuzz case"] : []),
+  ];
+  return `shard ${shard.index}/${shard.count}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}: ${shard.elsewhere} clause${shard.elsewhere === 1 ? "" : "s"} left to the other shards; combine the shards' reports with awp-conformance merge`;
+}
+
 /** One line per clause, the evidence under each failure, and a closing count line. */
 export function renderConsole(report: RunReport, options: ReporterOptions): string {
   const style = makeStyle(options.color);
   const max = options.maxFindings ?? 3;
   const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
   if (report.digestDialect !== undefined) lines.push(style.dim(dialectLine(report.digestDialect)));
+  if (report.shard !== undefined) lines.push(style.dim(shardLine(report.shard)));
   if (typeof report.halted === "string") lines.push(style.yellow(`${style.bold("STOPPED EARLY —")} ${printable(report.halted)}`));
   lines.push(...incompleteBlock(report, style));
   const shownAbove = report.summary.verdict === "incomplete" ? report.summary.incomplete.map((g) => g.reason) : [];

@@ -111,6 +111,7 @@ function about(report: RunReport, counted: number): string[] {
     `- **Candidate:** ${escapeMarkdown(argv, 200)}`,
     `- **Protocol:** ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? `, mode ${escapeMarkdown(report.mode, 40)}` : ""}`,
     `- **Kit:** ${escapeMarkdown(report.tool?.name, 60)} ${escapeMarkdown(report.tool?.version, 40)}`,
+    ...(report.shard !== undefined ? [`- **Shard:** ${num(report.shard.index)} of ${num(report.shard.count)}; ${num(report.shard.elsewhere)} clauses left to the other shards (combine the reports with \`awp-conformance merge\`)`] : []),
     `- **Verdict:** ${levels} clauses count (\`--level ${level}\`); ${num(counted)} counted failure${counted === 1 ? "" : "s"}, ` +
       `${num(notJudged)} counted clause${notJudged === 1 ? "" : "s"} not judged, ${num(s.stale.length)} stale expectation${s.stale.length === 1 ? "" : "s"}`,
   ];

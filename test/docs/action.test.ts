@@ -31,8 +31,8 @@ describe("action.yml", () => {
   it("is a composite action with the documented inputs", () => {
     expect(action.runs.using).toBe("composite");
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(["protocol", "candidate", "args", "kit-version", "reporters", "out"]));
-    expect(action.inputs.protocol?.required).toBe(true);
-    expect(action.inputs.candidate?.required).toBe(true);
+    // Needed for a run, not for a merge (GitHub does not enforce `required`; the kit does, exit 2).
+    for (const name of ["protocol", "candidate"]) expect(action.inputs[name]?.description, name).toMatch(/unless merge is set/);
     expect(action.inputs.reporters?.default).toBe("console,json,junit,markdown,html,badge");
     expect(action.inputs.out?.default).toBe("awp-conformance-reports");
     for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toBeTruthy();
@@ -77,6 +77,35 @@ describe("action.yml", () => {
     expect(step("0", "conformant")).toEqual({ status: 0, out: "" });
     expect(step("4", "incomplete")).toMatchObject({ status: 1, out: expect.stringMatching(/^::error title=awp-conformance::run incomplete \(exit 4\)/) });
     expect(step("1", "not-conformant")).toEqual({ status: 1, out: "::error title=awp-conformance::exit code 1 (verdict: not-conformant)\n" });
+  });
+
+  it("runs one shard with --shard, or merges the shards' report folders instead of running", () => {
+    expect(action.inputs.shard?.description).toMatch(/--shard K\/N/);
+    expect(action.inputs.merge?.description).toMatch(/awp-conformance merge/);
+    const run = steps.find((s) => s.id === "run");
+    expect(run?.env?.SHARD).toBe("${{ inputs.shard }}");
+    expect(run?.env?.MERGE).toBe("${{ inputs.merge }}");
+    expect(run?.run).toMatch(/if \[ -n "\$SHARD" \]; then shard=\(--shard "\$SHARD"\); fi/);
+    expect(run?.run).toMatch(/node "\$KIT" merge --out "\$OUT" --reporter "\$REPORTERS" .*"\$\{dirs\[@\]\}"/);
+  });
+
+  it("the README's sharded workflow parses and gives the action only inputs it has: a 4-way matrix with --shard, then a merge job", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### Sharding across a CI matrix"));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    type Job = { needs?: string; if?: string; strategy?: { "fail-fast"?: boolean; matrix?: { shard?: number[] } }; steps: Step[] };
+    const workflow = parse(block) as { jobs: Record<string, Job> };
+    const jobs = Object.values(workflow.jobs);
+    const uses = jobs.flatMap((j) => j.steps.filter((s) => s.uses?.endsWith("/awp-conformance@v1")));
+    for (const step of uses) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs), key).toContain(key);
+    const shards = jobs.find((j) => j.strategy?.matrix?.shard !== undefined);
+    expect(shards?.strategy?.matrix?.shard).toEqual([1, 2, 3, 4]);
+    expect(shards?.strategy?.["fail-fast"]).toBe(false);
+    expect(uses.some((s) => s.with?.shard === "${{ matrix.shard }}/4")).toBe(true);
+    const merge = jobs.find((j) => j.needs !== undefined);
+    expect(merge?.if).toBe("${{ !cancelled() }}");
+    expect(merge?.steps.some((s) => s.with?.merge !== undefined)).toBe(true);
+    expect(merge?.steps.some((s) => s.run?.includes("badge.svg"))).toBe(true);
   });
 
   it("never expands inputs inside a script (no script injection): they arrive as environment variables", () => {

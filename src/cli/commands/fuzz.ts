@@ -9,7 +9,9 @@ export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
   return y
     .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions), --jobs of them at once (default 2 for fuzzing)" })
     .option("fuzz-time", { type: "number", describe: "stop generating new cases after this many seconds" })
-    .option("seed", { type: "number", describe: "fast-check seed: the same seed gives the same cases (default: random, printed)" }) as Argv<T>;
+    .option("seed", { type: "number", describe: "fast-check seed: the same seed gives the same cases (default: random, printed)" })
+    .option("corpus", { type: "string", describe: "folder of saved cases: replayed first, then every failing or new case (new clause outcome or coverage bucket) is added; shards may share it" })
+    .option("shard", { type: "string", describe: "K/N: run the K-th of N parts (provider units, agent-cli scenarios, a slice of the fuzz cases of --seed); combine the reports with `awp-conformance merge`" }) as Argv<T>;
 }
 
 export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
@@ -33,7 +35,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       )),
     async (a) => {
       // The fuzzers (fast-check, json-schema-faker), the runner and the reporters load only for this command.
-      const [{ fuzzBudget, fuzzOnlyReport, fuzzPhase }, { secretsOf: providerSecrets }, { checkReporters, emitReport }, { readProviderConfigs }] = await Promise.all([
+      const [{ fuzzBudget, fuzzOnlyReport, fuzzPhase, shardOf }, { secretsOf: providerSecrets }, { checkReporters, emitReport }, { readProviderConfigs }] = await Promise.all([
         import("../fuzz.js"), import("../../core/provider/config.js"), import("../output.js"), import("../provider-options.js"),
       ]);
       const { candidate, rest } = candidateOf(a);
@@ -43,11 +45,14 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const finisher = reportFinisher(a as ReportArgs);
       const budget = fuzzBudget(args, protocol === "provider" ? 100 : 10);
       const outDir = (a.out as string | undefined) ?? "reports";
-      process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""})\n`);
+      const slice = budget.cases === undefined ? "" : `, shard ${String(args.shard)}: ${budget.cases.to > budget.cases.from ? `cases ${budget.cases.from}..${budget.cases.to - 1}` : "no case (fewer runs than shards)"}`;
+      process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""}${slice})\n`);
       const startedAt = new Date();
       const outcome = await fuzzPhase(protocol, args, budget, outDir);
       const secrets = protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
-      const report = finisher.finish(fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets));
+      const shard = shardOf(args);
+      const fuzzed = fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets);
+      const report = finisher.finish(shard === undefined ? fuzzed : { ...fuzzed, shard: { index: shard.index, count: shard.count, ...(budget.cases !== undefined ? { cases: budget.cases } : {}), elsewhere: 0 } });
       emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
       // No case run: every fuzzed clause is a skip, so the verdict is incomplete (4) or nothing-judged (1), never 0.
       setCode(exitCodeFor(report.summary));

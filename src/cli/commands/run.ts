@@ -63,6 +63,8 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("fuzzRuns", a.fuzzRuns as number | undefined),
           ...optional("fuzzTime", a.fuzzTime as number | undefined),
           ...optional("seed", a.seed as number | undefined),
+          ...optional("shard", a.shard as string | undefined),
+          ...optional("corpus", a.corpus as string | undefined),
           ...optional("expectedFailures", a.expectedFailures as string | undefined),
           ...optional("flaky", a.flaky as string | undefined),
           ...optional("level", a.level as string | undefined),

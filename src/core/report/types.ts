@@ -57,6 +57,19 @@ export interface Finding {
   /** The exchange or session around the finding (bounded; only for the first findings of a clause). */
   wire?: WireEntry[];
   foundBy?: "scenario" | "fuzz";
+  /** Found by fuzzing: the case's seed and fast-check path (its first number is the case's index), and its replay file. */
+  fuzzCase?: FuzzCase;
+}
+
+/** Where a fuzz finding came from: a generated case (seed and path) or a corpus file replayed first. */
+export interface FuzzCase {
+  seed: number;
+  /** fast-check's path; its first number is the index of the generated case the failure was found at. */
+  path: string;
+  /** The replay file, as the run wrote (or, from the corpus, read) it. */
+  file?: string;
+  /** True when the case came from the --corpus folder rather than from generation. */
+  corpus?: true;
 }
 
 /** What one check concluded about its clause. */
@@ -148,6 +161,22 @@ export interface RunReport {
   digestDialect?: { bound: string; accepted: string[] };
   /** Runs with fuzzing: what was generated and run, so a thin campaign shows as thin. */
   fuzz?: FuzzSummary;
+  /** Set on the report of one shard of a run (--shard K/N), so merge can check it has every shard once. */
+  shard?: ShardInfo;
+}
+
+/** What one shard of a run ran (see `awp-conformance merge`). */
+export interface ShardInfo {
+  /** K of --shard K/N. */
+  index: number;
+  /** N of --shard K/N. */
+  count: number;
+  /** The parts of the fixed suite this shard ran: provider units or agent-cli scenarios. */
+  units?: string[];
+  /** Fuzzing: the slice [from, to) of the seed's generated case indices this shard ran. */
+  cases?: { from: number; to: number };
+  /** Clauses this shard left to the others (judged there; not in this report's clauses). */
+  elsewhere: number;
 }
 
 /** A count under a name: a kind of case, or a size bucket. */
@@ -176,4 +205,18 @@ export interface FuzzSummary {
   unit: "request" | "session";
   kinds: CoverageCount[];
   sizes: CoverageDimension[];
+  /** With --corpus: the saved cases replayed before generation, and the cases this run added. */
+  corpus?: CorpusSummary;
+}
+
+/** What a fuzz run did with its --corpus folder. */
+export interface CorpusSummary {
+  /** Saved cases replayed before any new case was generated. */
+  replayed: number;
+  /** Of those, the ones that failed a clause (reported as fuzz findings). */
+  failing: number;
+  /** Cases this run added: failures (shrunk) and cases that reached a new clause outcome or coverage bucket. */
+  saved: number;
+  /** Set when the folder held more than the kit reads: what was left out. */
+  cut?: string;
 }

@@ -92,20 +92,29 @@ function violationOf(error: unknown): AgentFuzzViolation {
  * and path, within what is left of the time limit; if that runs out first, the failure is
  * reported as found (so it is with `shrink: false`). Returns at most one failure.
  */
-export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, onRun?: (n: number) => void, options: { shrink?: boolean } = {}): Promise<AgentFuzzResult> {
+export async function fuzzAgentCli(
+  ctx: AgentFuzzContext,
+  budget: FuzzBudget,
+  onRun?: (n: number) => void,
+  options: { shrink?: boolean; onSession?: (steps: readonly AgentStep[], index: number, failed: boolean) => void } = {},
+): Promise<AgentFuzzResult> {
   const arb = sessionArb(ctx.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const coverage = new AgentCoverage();
   let runs = 0;
   let first: { index: number; executed: AgentStep[]; error: unknown } | undefined;
-  const samples = fc.sample(arb, { seed: budget.seed, numRuns: budget.runs });
-  await pool(samples, budget.jobs, async (commands, index) => {
+  // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
+  const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
+  const samples = fc.sample(arb, { seed: budget.seed, numRuns: to }).slice(from);
+  await pool(samples, budget.jobs, async (commands, at) => {
+    const index = from + at;
     const { executed, error } = await runSession(ctx, commands);
     runs += 1;
     onRun?.(runs);
     coverage.addSession(executed);
+    options.onSession?.(executed, index, error !== undefined);
     if (error !== undefined && (first === undefined || index < first.index)) first = { index, executed, error };
-  }, (next) => performance.now() > deadline || (first !== undefined && next > first.index));
+  }, (next) => performance.now() > deadline || (first !== undefined && from + next > first.index));
   if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary() };
   const found = violationOf(first.error);
   if (options.shrink === false) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary() };

@@ -8,10 +8,30 @@ import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
 import { buildReport } from "../../core/report/build.js";
 import type { ClauseResult, RunReport } from "../../core/report/types.js";
+import { shardOfPosition, shardResults, type Shard, type ShardView } from "../../core/report/shard.js";
 import { recordAgentCliRun, type AgentCliSuiteOptions } from "./driver.js";
 
 export interface RunAgentCliSuiteOptions extends AgentCliSuiteOptions {
   selection?: Selection;
+  /** --shard K/N: run only this shard's scenarios (dealt round-robin in the kit's order). */
+  shard?: Shard;
+}
+
+const judgesClause = (name: ScenarioName, id: string): boolean => SCENARIOS[name].judges.some((prefix) => id === prefix || id.startsWith(`${prefix}/`));
+
+/**
+ * How an agent-cli shard reports. The unit is the scenario (in the run's one mode): each has
+ * its own processes and fixture, so every finding is on one shard's transcript. A clause's
+ * home is the shard of the first scenario that judges it (the launch clauses, judged on the
+ * launch facts every shard holds, and clauses no scenario of the run judges: shard 1).
+ */
+export function agentShardView(shard: Shard, ordered: readonly ScenarioName[]): ShardView {
+  const homeOf = (id: string): number => {
+    if (id.startsWith("agent-cli/launch/")) return 1;
+    const at = ordered.findIndex((name) => judgesClause(name, id));
+    return at < 0 ? 1 : shardOfPosition(at, shard.count);
+  };
+  return { shard, home: (id) => homeOf(id) === shard.index, factual: (id) => id.startsWith("agent-cli/launch/") };
 }
 
 /** Scenarios a selection needs: those that judge at least one selected clause. */
@@ -45,19 +65,23 @@ export function secretsOf(run: AgentRun): string[] {
 }
 
 /** Runs the agent-cli suite against one candidate in one mode and judges it. */
-export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promise<{ report: RunReport; run: AgentRun }> {
+export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promise<{ report: RunReport; run: AgentRun; elsewhere: string[] }> {
   const selection = options.selection ?? { clause: [], skip: [] };
   const selected = makeSelector(selection);
   const needed = scenariosFor(selected);
   const refusal = launchRefusal(options.facts);
   const wanted = options.scenarios !== undefined ? options.scenarios.filter((s) => needed.includes(s)) : needed;
-  const scenarios = refusal === undefined ? wanted : [];
+  const shard = options.shard;
+  const mine = shard === undefined ? wanted : wanted.filter((_, position) => shardOfPosition(position, shard.count) === shard.index);
+  const scenarios = refusal === undefined ? mine : [];
   const startedAt = new Date();
   const recorded = await recordAgentCliRun({ ...options, scenarios });
   const run: AgentRun = refusal === undefined ? recorded : { ...recorded, notLaunched: refusal };
   const endedAt = new Date();
   const judged = judgeAgentRun(run, selected);
-  const { results, deselected } = options.scenarios !== undefined ? withinScenarios(judged, options.scenarios) : judged;
+  const within = options.scenarios !== undefined ? withinScenarios(judged, options.scenarios) : judged;
+  const { deselected } = within;
+  const { results, elsewhere } = shard === undefined ? { results: within.results, elsewhere: [] } : shardResults(within.results, undefined, agentShardView(shard, wanted));
   const notes = judged.notes;
   const report = buildReport({
     protocol: "agent-cli",
@@ -73,5 +97,6 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
     ...(judged.halted !== undefined ? { halted: judged.halted } : {}),
     secrets: secretsOf(run),
   });
-  return { report, run };
+  if (shard !== undefined) report.shard = { index: shard.index, count: shard.count, units: [...mine], elsewhere: elsewhere.length };
+  return { report, run, elsewhere };
 }

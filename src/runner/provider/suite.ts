@@ -6,10 +6,35 @@ import { buildReport } from "../../core/report/build.js";
 import type { RunReport } from "../../core/report/types.js";
 import type { HostileKind, ProviderTranscript } from "../../core/provider/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout.js";
+import { PROVIDER_UNITS, providerPurposeUnit, providerShardView, providerUnits, type ProviderUnit } from "../../core/provider/shard.js";
+import { shardResults, type Shard } from "../../core/report/shard.js";
 import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
 
 export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
   selection?: Selection;
+  /** --shard K/N: run only this shard's units of the suite (see core/provider/shard.ts). */
+  shard?: Shard;
+}
+
+/** The request groups a shard's units send (the invocations up to the first accepted one also serve whitespace and hostile as context). */
+function groupsOfUnits(units: ReadonlySet<ProviderUnit>): Record<RequestGroup, boolean> {
+  const has = (unit: ProviderUnit): boolean => units.has(unit);
+  return {
+    invalidConfigs: has("config"),
+    unknownKey: has("config"),
+    wrongTypes: has("config"),
+    invocations: has("matrix") || has("whitespace") || has("hostile"),
+    matrix: has("matrix"),
+    dialects: has("matrix"),
+    whitespace: has("whitespace"),
+    hostile: has("hostile"),
+    freshDir: has("fresh"),
+  };
+}
+
+/** Both: a group goes when the selection needs it and the shard runs it. */
+function both(a: Record<RequestGroup, boolean>, b: Record<RequestGroup, boolean>): Record<RequestGroup, boolean> {
+  return Object.fromEntries(Object.entries(a).map(([group, value]) => [group, value && b[group as RequestGroup]])) as Record<RequestGroup, boolean>;
 }
 
 /** Requests are only worth sending when a selected clause will judge them (so --clause runs faster). */
@@ -42,6 +67,8 @@ function hostileKindsFor(selected: (id: string) => boolean): readonly HostileKin
 export interface ProviderSuiteRun {
   report: RunReport;
   transcript: ProviderTranscript;
+  /** --shard: the clauses this shard leaves to the others (marked skip in the report until dropElsewhere). */
+  elsewhere: string[];
 }
 
 /** Runs the whole aw-provider/v1alpha1 suite against one candidate and judges it. */
@@ -49,14 +76,24 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
   const selection = options.selection ?? { clause: [], skip: [] };
   const selected = makeSelector(selection);
   const startedAt = new Date();
-  const transcript = await recordProviderSession({ hostileKinds: hostileKindsFor(selected), ...options, send: { ...groupsFor(selected), ...options.send } });
+  const units = options.shard === undefined ? undefined : new Set(providerUnits(options.shard));
+  const wanted = { ...groupsFor(selected), ...options.send };
+  const send = units === undefined ? wanted : both(wanted, groupsOfUnits(units));
+  const transcript = await recordProviderSession({ hostileKinds: hostileKindsFor(selected), ...options, send });
   const endedAt = new Date();
   const judged = judgeProviderTranscript(transcript, selected);
   const { deselected } = judged;
   // Cut short, the kit cannot tell what the unsent requests would have shown: every skip says so.
   const cut = transcript.context.runTimedOut;
   const halted = cut === undefined ? undefined : runTimeoutReason(cut, `after ${transcript.exchanges.length} calls, before the kit sent every request`);
-  const results = halted === undefined ? judged.results : judged.results.map((r) => (r.status === "skip" ? { ...r, reason: halted } : r));
+  let results = halted === undefined ? judged.results : judged.results.map((r) => (r.status === "skip" ? { ...r, reason: halted } : r));
+  let elsewhere: string[] = [];
+  if (options.shard !== undefined && units !== undefined) {
+    // What the requests sent only as context (owned by another shard) show is judged there: take it out here.
+    const context = judgeProviderTranscript({ ...transcript, exchanges: transcript.exchanges.filter((e) => !units.has(providerPurposeUnit(e.purpose))) }, selected);
+    ({ results, elsewhere } = shardResults(results, context.results, providerShardView(options.shard)));
+    if (units.size === 0) transcript.context.notes.push(`Shard ${options.shard.index}/${options.shard.count} ran no part of the provider suite: it has ${PROVIDER_UNITS.length} parts, dealt to the first shards.`);
+  }
   const report = buildReport({
     protocol: "provider",
     argv: options.argv,
@@ -79,5 +116,6 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
   });
   const dialect = transcript.context.digestDialect;
   if (dialect !== undefined) report.digestDialect = { bound: dialect.bound, accepted: [...dialect.accepted] };
-  return { report, transcript };
+  if (units !== undefined) report.shard = { index: options.shard?.index ?? 1, count: options.shard?.count ?? 1, units: [...units], elsewhere: elsewhere.length };
+  return { report, transcript, elsewhere };
 }

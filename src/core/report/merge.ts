@@ -1,0 +1,120 @@
+import { loadCatalogue } from "../clauses/catalogue.js";
+import { KitError } from "../errors.js";
+import { summarize } from "./judge.js";
+import { firstFuzzFailure, isFuzzNote, mergedFuzzNotes, mergeFuzzSummaries } from "./merge-fuzz.js";
+import type { ClauseResult, RunReport } from "./types.js";
+
+/**
+ * `awp-conformance merge`: the shard reports of one run (--shard K/N, K = 1..N) combined
+ * into the report the unsharded run would have written. Pure: reading the reports and
+ * copying replay files is the command's part.
+ */
+
+/** One shard report and where it came from (for messages). */
+export interface ShardReport {
+  report: RunReport;
+  source: string;
+}
+
+const usage = (message: string): KitError => new KitError("usage", message);
+
+/** Options a report records that differ from shard to shard by design: what each ran. */
+const PER_SHARD_OPTIONS: readonly string[] = ["calls", "scenarios", "fuzz"];
+
+function shardName(r: ShardReport): string {
+  return `${r.source} (shard ${r.report.shard?.index}/${r.report.shard?.count})`;
+}
+
+/** The one value every report has for `what`, or a usage error naming two that differ. */
+function same(reports: readonly ShardReport[], what: string, of: (r: RunReport) => unknown): void {
+  const [first, ...rest] = reports;
+  if (first === undefined) return;
+  const want = JSON.stringify(of(first.report));
+  const other = rest.find((r) => JSON.stringify(of(r.report)) !== want);
+  if (other !== undefined) throw usage(`cannot merge: ${shardName(first)} and ${shardName(other)} differ in ${what} (${want} and ${JSON.stringify(of(other.report))}); merge the shards of one run only`);
+}
+
+/** Every report is a shard of the same run, each shard is there once, none is missing. */
+export function checkShards(reports: readonly ShardReport[]): number {
+  if (reports.length === 0) throw usage("give the report folders of every shard");
+  for (const r of reports) {
+    if (r.report.shard === undefined) throw usage(`cannot merge: ${r.source} is not a shard report (it was not run with --shard K/N)`);
+  }
+  same(reports, "the shard count N", (r) => r.shard?.count);
+  same(reports, "the protocol", (r) => r.protocol);
+  same(reports, "the mode", (r) => r.mode ?? null);
+  same(reports, "the kit version", (r) => r.tool.version);
+  same(reports, "the candidate", (r) => r.candidate.argv);
+  same(reports, "the clause selection", (r) => r.selection);
+  same(reports, "the counted level", (r) => r.summary.level);
+  same(reports, "the run options", (r) => Object.fromEntries(Object.entries(r.options).filter(([key]) => !PER_SHARD_OPTIONS.includes(key))));
+  same(reports, "the fuzz seed", (r) => r.fuzz?.seed ?? (r.options.fuzz as { seed?: unknown } | undefined)?.seed ?? null);
+  const count = reports[0]?.report.shard?.count ?? 0;
+  const seen = new Map<number, ShardReport>();
+  for (const r of reports) {
+    const index = r.report.shard?.index ?? 0;
+    const before = seen.get(index);
+    if (before !== undefined) throw usage(`cannot merge: shard ${index}/${count} is given twice (${before.source} and ${r.source})`);
+    seen.set(index, r);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+  if (missing.length > 0) throw usage(`cannot merge: shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} ${missing.length > 1 ? "are" : "is"} missing (got ${[...seen.keys()].sort((a, b) => a - b).join(", ")}): give the report folder of every shard`);
+  return count;
+}
+
+/**
+ * One clause's results from the shards that reported it: a failure anywhere fails it
+ * (findings concatenated, only the first generated fuzz failure kept); else a pass anywhere
+ * passes it; else skipped only if every shard skipped it, not applicable otherwise.
+ * Expectation marks are left to the merge's own --expected-failures and --flaky.
+ */
+export function combineResults(results: readonly ClauseResult[]): ClauseResult {
+  const first = results[0];
+  if (first === undefined) throw new KitError("kit_bug", "combineResults needs a result");
+  const base = { id: first.id, level: first.level, title: first.title };
+  const judged = results.reduce((n, r) => n + r.judged, 0);
+  if (results.some((r) => r.status === "fail")) return { ...base, status: "fail", judged, findings: firstFuzzFailure(results.flatMap((r) => r.findings)) };
+  if (results.some((r) => r.status === "pass")) return { ...base, status: "pass", judged, findings: [] };
+  const skipped = results.every((r) => r.status === "skip");
+  const chosen = results.find((r) => r.status === (skipped ? "skip" : "not-applicable")) ?? first;
+  return { ...base, status: skipped ? "skip" : "not-applicable", ...(chosen.reason !== undefined ? { reason: chosen.reason } : {}), judged: 0, findings: [] };
+}
+
+function catalogueOrder(protocol: RunReport["protocol"]): string[] {
+  return protocol === "provider" || protocol === "agent-cli" ? loadCatalogue(protocol).map((c) => c.id) : [];
+}
+
+const unique = (items: readonly string[]): string[] => [...new Set(items)];
+
+/** Combines the shard reports of one run (checked by checkShards) into one report, counted again as `run` counts. */
+export function merge(reports: readonly ShardReport[]): RunReport {
+  const count = checkShards(reports);
+  const ordered = [...reports].sort((a, b) => (a.report.shard?.index ?? 0) - (b.report.shard?.index ?? 0)).map((r) => r.report);
+  const first = ordered[0] as RunReport;
+  const byId = new Map<string, ClauseResult[]>();
+  for (const report of ordered) for (const r of report.clauses) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  const order = catalogueOrder(first.protocol).filter((id) => byId.has(id));
+  const ids = [...order, ...[...byId.keys()].filter((id) => !order.includes(id))];
+  const clauses = ids.map((id) => combineResults(byId.get(id) ?? []));
+  const fuzz = mergeFuzzSummaries(ordered.flatMap((r) => (r.fuzz !== undefined ? [r.fuzz] : [])), clauses);
+  const halted = unique(ordered.flatMap((r) => (r.halted !== undefined ? [r.halted] : [])));
+  const dialect = ordered.find((r) => r.shard?.units?.includes("matrix") === true && r.digestDialect !== undefined)?.digestDialect ?? ordered.find((r) => r.digestDialect !== undefined)?.digestDialect;
+  const notes = [
+    ...unique(ordered.flatMap((r) => r.notes)).filter((n) => !isFuzzNote(n)),
+    ...mergedFuzzNotes(fuzz),
+    `Merged from ${count} shard reports.`,
+  ];
+  const { shard: _shard, fuzz: _fuzz, halted: _halted, digestDialect: _dialect, ...rest } = first;
+  return {
+    ...rest,
+    startedAt: ordered.map((r) => r.startedAt).sort()[0] ?? first.startedAt,
+    endedAt: ordered.map((r) => r.endedAt).sort().at(-1) ?? first.endedAt,
+    options: { ...first.options, ...(typeof first.options.calls === "number" ? { calls: ordered.reduce((n, r) => n + (typeof r.options.calls === "number" ? r.options.calls : 0), 0) } : {}), shards: count },
+    clauses,
+    summary: summarize(clauses, first.summary.deselected, { level: first.summary.level }),
+    notes,
+    ...(halted.length > 0 ? { halted: halted.join("; ") } : {}),
+    ...(dialect !== undefined ? { digestDialect: dialect } : {}),
+    ...(fuzz !== undefined ? { fuzz } : {}),
+  };
+}
