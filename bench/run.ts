@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { benchJsonReader, type BenchResult } from "./json-reader.js";
 import { benchNeverAnswers } from "./never-answers.js";
 import { benchFuzzCampaign } from "./fuzz-campaign.js";
@@ -23,6 +24,8 @@ function table(rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
+  // The heap policy the CLI sets (src/cli/main.ts), so in-process measurements match a user's run.
+  setFlagsFromString("--heap-growing-percent=20");
   const rows: string[][] = [["suite", "benchmark", "value", "unit", "target"]];
   // `npm run bench -- NAME...` runs only the named suites.
   const only = process.argv.slice(2);
