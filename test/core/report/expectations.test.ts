@@ -1,26 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { KitError } from "../../../src/core/errors.js";
 import { applyExpectations, parseExpectations } from "../../../src/core/report/expectations.js";
-import { summarize } from "../../../src/core/report/judge.js";
 import type { ClauseResult, Level, RunReport } from "../../../src/core/report/types.js";
+import { reportOf } from "./report-of.js";
 
 const clause = (id: string, level: Level, status: ClauseResult["status"]): ClauseResult => ({ id, level, title: id, status, judged: status === "pass" || status === "fail" ? 1 : 0, findings: status === "fail" ? [{ clause: id, message: "x" }] : [], ...(status === "skip" ? { reason: "r" } : {}) });
 
 function report(clauses: ClauseResult[], mode?: string): RunReport {
-  return {
-    reportVersion: 1,
-    tool: { name: "awp-conformance", version: "0" },
-    protocol: "agent-cli",
-    ...(mode ? { mode } : {}),
-    candidate: { argv: ["x"] },
-    startedAt: "2026-01-01T00:00:00.000Z",
-    endedAt: "2026-01-01T00:00:01.000Z",
-    options: {},
-    selection: { clause: [], skip: [] },
-    summary: summarize(clauses, 0),
-    clauses,
-    notes: [],
-  };
+  return reportOf(clauses, { protocol: "agent-cli", candidate: { argv: ["x"] }, ...(mode ? { mode } : {}) });
 }
 
 const sample = (): RunReport =>

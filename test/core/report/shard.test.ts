@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { KitError } from "../../../src/core/errors.js";
-import { summarize } from "../../../src/core/report/judge.js";
 import { combineResults, merge, type ShardReport } from "../../../src/core/report/merge.js";
 import { caseRange, finishShard, parseShard, shardResults } from "../../../src/core/report/shard.js";
 import type { ClauseResult, Finding, RunReport } from "../../../src/core/report/types.js";
 import { providerClauseUnit, providerUnits, PROVIDER_UNITS } from "../../../src/core/provider/shard.js";
 import { SCENARIO_NAMES } from "../../../src/core/agent-cli/scenarios.js";
 import { agentShardView } from "../../../src/runner/agent-cli/suite.js";
+import { reportOf } from "./report-of.js";
 
 const f = (clause: string, requestId: string, extra: Partial<Finding> = {}): Finding => ({ clause, message: `bad ${requestId}`, requestId, ...extra });
 const result = (id: string, status: ClauseResult["status"], findings: Finding[] = [], judged = status === "pass" || status === "fail" ? 1 : 0, reason?: string): ClauseResult => ({
@@ -20,22 +20,7 @@ const result = (id: string, status: ClauseResult["status"], findings: Finding[] 
 });
 
 function shardReport(index: number, count: number, clauses: ClauseResult[], extra: Partial<RunReport> = {}): ShardReport {
-  const report: RunReport = {
-    reportVersion: 1,
-    tool: { name: "awp-conformance", version: "0" },
-    protocol: "provider",
-    candidate: { argv: ["p"] },
-    startedAt: "2026-01-01T00:00:00.000Z",
-    endedAt: "2026-01-01T00:00:01.000Z",
-    options: {},
-    selection: { clause: [], skip: [] },
-    summary: summarize(clauses, 0),
-    clauses,
-    notes: [],
-    shard: { index, count, elsewhere: 0 },
-    ...extra,
-  };
-  return { report, source: `dir${index}` };
+  return { report: reportOf(clauses, { shard: { index, count, elsewhere: 0 }, ...extra }), source: `dir${index}` };
 }
 
 describe("--shard K/N", () => {
