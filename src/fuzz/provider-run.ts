@@ -33,6 +33,14 @@ export interface ProviderTarget {
 
 /** The findings one case produces: its base first (the control of a hostile case), then the case. */
 export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarget, call: ProviderCall = callProvider): Promise<Finding[]> {
+  return judgeProviderCase(await runProviderCase(c, target, call));
+}
+
+/**
+ * Sends a case's requests (a hostile case's well-formed base first) and returns what came back.
+ * The first request is on its way when this returns its promise.
+ */
+export async function runProviderCase(c: ProviderCase, target: ProviderTarget, call: ProviderCall = callProvider): Promise<ProviderTranscript> {
   const exchanges: ProviderExchange[] = [];
   const send = async (item: ProviderCase, controlSeq?: number): Promise<ProviderExchange> => {
     const { outcome, stdout, stderr } = await call(target.argv, item.bytes, { timeoutMs: target.timeoutMs, ...(target.env ? { env: target.env } : {}) });
@@ -84,9 +92,14 @@ export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarg
     // A hostile case only means something when its well-formed base was answered ok.
     if (ok(control)) await send(inDialect(c, used), control.seq);
   }
-  const transcript: ProviderTranscript = { argv: target.argv, context: { config: target.config, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [] }, exchanges };
-  const wanted = new Set(FUZZ_PROVIDER_CLAUSES);
-  return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => wanted.has(id)).results.flatMap((r) => r.findings);
+  return { argv: target.argv, context: { config: target.config, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [] }, exchanges };
+}
+
+const FUZZED = new Set(FUZZ_PROVIDER_CLAUSES);
+
+/** The findings of one case's transcript, on the clauses a fuzzed request can break. */
+export function judgeProviderCase(transcript: ProviderTranscript): Finding[] {
+  return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => FUZZED.has(id)).results.flatMap((r) => r.findings);
 }
 
 /**
@@ -129,15 +142,27 @@ export async function fuzzProvider(
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
+  const returned: { c: ProviderCase; index: number; transcript: ProviderTranscript }[] = [];
+  const judgeReturned = (): void => {
+    for (const { c, index, transcript } of returned.splice(0)) {
+      const findings = judgeProviderCase(transcript);
+      coverage.add(c);
+      options.onResult?.(c, index, findings);
+      for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
+      done++;
+      options.onCase?.(done);
+    }
+  };
   await pool(Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i), budget.jobs, async (index) => {
     const c = cases.at(index);
-    const findings = await evaluateProviderCase(c, target, call);
-    coverage.add(c);
-    options.onResult?.(c, index, findings);
-    for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
-    done++;
-    options.onCase?.(done);
+    const running = runProviderCase(c, target, call);
+    // While this case's first request is out, the kit's own work is done: judging the cases
+    // that came back, and generating the next chunk of cases. The launches keep their pace.
+    judgeReturned();
+    if (index + 1 < to) cases.at(index + 1);
+    returned.push({ c, index, transcript: await running });
   }, () => performance.now() > deadline);
+  judgeReturned();
 
   const failures: FuzzFailure[] = [];
   if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary() };
