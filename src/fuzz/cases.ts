@@ -1,7 +1,7 @@
 import fc from "fast-check";
 
 /** Cases generated per step: enough to amortise fast-check's set-up, few enough to keep memory flat. */
-export const CASE_CHUNK = 8;
+export const CASE_CHUNK = 4;
 
 /**
  * The cases of one seed, generated a chunk at a time as they are asked for instead of all at
