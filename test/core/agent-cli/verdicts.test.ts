@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { NO_MODEL_REASON, UNAUTHORIZED_REASON } from "../../../src/core/agent-cli/causes.js";
+import { ORDER_SKEW_MS } from "../../../src/core/agent-cli/checks/turns.js";
 import { judgeAgentRun, MODEL_CLAUSES } from "../../../src/core/agent-cli/judge.js";
 import type { ClauseResult } from "../../../src/core/report/types.js";
 import { runOf, Script } from "./transcripts.js";
@@ -172,6 +173,31 @@ describe("turn order", () => {
     const r = results(s).get("agent-cli/turns/terminal-in-order");
     expect(r?.status).toBe("fail");
     expect(r?.findings[0]?.message).toContain("answered out of order");
+  });
+});
+
+describe("turn order as the kit sees it", () => {
+  /** Two queued turns answered in order, the second's model request seen `skew` ms before the first's terminal line was read. */
+  const seenEarly = (skew: number): ReturnType<typeof results> => {
+    const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").user("b [[awp-fixture turn=queued-2]]");
+    s.model({ directive: { turn: "queued-1" }, replyText: "A" });
+    // The first turn's model call is answered slowly: its terminal line comes 600 ms after its request.
+    for (let i = 0; i < 60; i++) s.err("working");
+    s.deltas("A").success("A");
+    const terminal = s.events[s.events.length - 1] as { t: number };
+    s.model({ directive: { turn: "queued-2" }, replyText: "B", startT: terminal.t - skew }).deltas("B").success("B");
+    return results(s);
+  };
+
+  it(`passes a next request seen up to ${ORDER_SKEW_MS} ms before the terminal line (the kit's own observation skew under load)`, () => {
+    expect(seenEarly(100).get("agent-cli/turns/terminal-in-order")?.status).toBe("pass");
+    expect(seenEarly(ORDER_SKEW_MS).get("agent-cli/turns/terminal-in-order")?.status).toBe("pass");
+  });
+
+  it("fails one seen well before it: the CLI asked the model for the next turn first", () => {
+    const r = seenEarly(ORDER_SKEW_MS + 150).get("agent-cli/turns/terminal-in-order");
+    expect(r?.status).toBe("fail");
+    expect(r?.findings[0]?.message).toContain("was sent to the model before this turn's terminal event");
   });
 });
 

@@ -8,6 +8,13 @@ import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, ski
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
 
 const ID = "agent-cli/turns";
+
+/**
+ * How much earlier than a turn's terminal line the kit may see the next turn's model request
+ * without calling it overlap (the kit's choice: its own observation skew under load, not a
+ * latitude of the contract; merged and overtaking turns are judged without it).
+ */
+export const ORDER_SKEW_MS = 250;
 const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
 
 type Seg = { transcript: Transcript; segment: Segment };
@@ -149,6 +156,7 @@ export const turnChecks: Check<AgentRun>[] = [
     },
   },
   {
+    // The next turn's model request seen up to ORDER_SKEW_MS before this turn's terminal line is read is in order (see below).
     clause: `${ID}/terminal-in-order`,
     judge: (run) => {
       const cause = modelCause(run.transcripts);
@@ -171,6 +179,10 @@ export const turnChecks: Check<AgentRun>[] = [
           const mine = turnTagOf(segment.input?.message);
           const merged = mine !== undefined && new RegExp(`turn=${mine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|\\])`).test(first.call.userText);
           const overtook = own === undefined || (first.call.startT ?? first.t) < (own.startT ?? 0);
+          // The kit reads the terminal line and the next turn's model request on different sockets of one
+          // event loop: a CLI that wrote its result and then asked the model can be seen the other way round,
+          // by as much as a busy loop delays one of them. Within ORDER_SKEW_MS that is no evidence.
+          if (!merged && !overtook && (first.call.startT ?? first.t) >= (segment.terminal?.event.t ?? 0) - ORDER_SKEW_MS) return [];
           const message = merged
             ? `this turn and the next (${tag}) were merged into one model request, answered by one terminal event`
             : overtook
