@@ -9,10 +9,11 @@ import type { AgentRun } from "../../../src/core/agent-cli/checks/helpers.js";
 import { MANAGED_BOUNDS } from "../../../src/core/agent-cli/checks/managed-tasks-results.js";
 import { SILENCE_BOUNDS } from "../../../src/core/agent-cli/checks/output.js";
 import { TERMINATION_BOUNDS, terminationChecks } from "../../../src/core/agent-cli/checks/termination.js";
+import { TURNS_BOUNDS } from "../../../src/core/agent-cli/checks/turns.js";
 import { loadCatalogue } from "../../../src/core/clauses/catalogue.js";
 import type { TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 
-const BOUNDS: Readonly<Record<string, readonly number[]>> = { ...FAILURE_BOUNDS, ...SILENCE_BOUNDS, ...TERMINATION_BOUNDS, ...MANAGED_BOUNDS };
+const BOUNDS: Readonly<Record<string, readonly number[]>> = { ...FAILURE_BOUNDS, ...SILENCE_BOUNDS, ...TERMINATION_BOUNDS, ...MANAGED_BOUNDS, ...TURNS_BOUNDS };
 const DURATION = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|seconds?)\b/g;
 
 /** Every duration a text mentions, in ms. */

@@ -15,6 +15,9 @@ const ID = "agent-cli/turns";
  * latitude of the contract; merged and overtaking turns are judged without it).
  */
 export const ORDER_SKEW_MS = 250;
+
+/** The bounds the turns clauses state (test/core/agent-cli/bounds.test.ts holds the texts to them). */
+export const TURNS_BOUNDS: Readonly<Record<string, readonly number[]>> = { "agent-cli/turns/terminal-in-order": [ORDER_SKEW_MS] };
 const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
 
 type Seg = { transcript: Transcript; segment: Segment };
