@@ -5,37 +5,13 @@
  * comparison, against the reference CLI; reports the kit process's peak RSS (VmHWM from
  * /proc, read while it runs; Linux only).
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundledCandidates } from "../src/cli/bundled.js";
 import { packageRoot } from "../src/core/paths.js";
 import type { BenchResult } from "./json-reader.js";
-
-const POLL_MS = 10;
-
-/** The kit's peak RSS in MB over one run (child processes not counted). */
-function peakRss(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(packageRoot(), "dist/src/cli/main.js"), ...args], { stdio: "ignore" });
-    let peakKb = 0;
-    const read = (): void => {
-      try {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-        if (match) peakKb = Math.max(peakKb, Number(match[1]));
-      } catch {
-        // Gone between polls: the last reading stands (VmHWM only grows).
-      }
-    };
-    const timer = setInterval(read, POLL_MS);
-    child.once("error", reject);
-    child.once("exit", () => {
-      clearInterval(timer);
-      resolve(peakKb / 1024);
-    });
-  });
-}
+import { peakRssOf } from "./peak-rss.js";
 
 export async function benchAgentCliMemory(): Promise<BenchResult[]> {
   if (process.platform !== "linux") return [];
@@ -52,7 +28,7 @@ export async function benchAgentCliMemory(): Promise<BenchResult[]> {
   ];
   try {
     const results: BenchResult[] = [];
-    for (const { name, args } of cases) results.push({ name: `peak RSS of a full agent-cli run, ${name}`, value: await peakRss(args), unit: "MB", target: "< 150" });
+    for (const { name, args } of cases) results.push({ name: `peak RSS of a full agent-cli run, ${name}`, value: (await peakRssOf(args)).kit, unit: "MB", target: "< 150" });
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,15 @@
 /**
  * Peak resident memory of a kit command run as a user runs it: the CLI as a child process,
  * its VmHWM (the kernel's high-water mark of RSS) and that of its own children (the launcher)
- * read from /proc every 100 ms until it exits. Linux only; elsewhere the peak is NaN.
+ * read from /proc every 10 ms until it exits (VmHWM only grows: a reading missed at the end loses
+ * at most the last 10 ms). Linux only; elsewhere the peak is NaN.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../src/core/paths.js";
+
+const POLL_MS = 10;
 
 export interface PeakRss {
   /** The kit process, MB. */
@@ -43,8 +46,12 @@ export function peakRssOf(args: string[]): Promise<PeakRss> {
     peaks.kit = Math.max(peaks.kit, hwm(child.pid));
     for (const pid of children(child.pid)) peaks.child.set(pid, Math.max(peaks.child.get(pid) ?? 0, hwm(pid)));
   };
-  const timer = setInterval(look, 100);
-  return new Promise((resolve) => {
+  const timer = setInterval(look, POLL_MS);
+  return new Promise((resolve, reject) => {
+    child.once("error", (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
     child.on("exit", (code) => {
       clearInterval(timer);
       const proc = existsSync("/proc/self/status");

@@ -10,7 +10,9 @@ import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
 import { replayCommandLine, replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
 import type { FuzzBudget, FuzzFailure } from "../fuzz/types.js";
 import { Corpus } from "../fuzz/corpus-run.js";
-import { caseRange, parseShard, type Shard } from "../core/report/shard.js";
+import { caseRange, shardOf } from "../core/report/shard.js";
+
+export { shardOf };
 import { readLaunch } from "./agent-options.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
@@ -25,11 +27,6 @@ export interface FuzzArgs {
   shard?: string;
   /** --corpus DIR: saved cases replayed first, new ones kept. */
   corpus?: string;
-}
-
-/** --shard, read once: undefined when not given. */
-export function shardOf(args: Pick<FuzzArgs, "shard">): Shard | undefined {
-  return args.shard === undefined ? undefined : parseShard(String(args.shard));
 }
 
 export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {

@@ -19,10 +19,7 @@ import { PhaseLines, Progress, scenarioLine } from "./progress.js";
 import { reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
 import type { FuzzArgs } from "./fuzz.js";
-import { finishShard, parseShard, type Shard } from "../core/report/shard.js";
-
-/** --shard, read once: undefined when not given (cli/fuzz.ts's shardOf, without loading the fuzzers). */
-const shardOf = (args: Pick<FuzzArgs, "shard">): Shard | undefined => (args.shard === undefined ? undefined : parseShard(String(args.shard)));
+import { finishShard, shardOf } from "../core/report/shard.js";
 
 export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs {
   protocol?: string;

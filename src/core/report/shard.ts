@@ -19,6 +19,11 @@ export interface Shard {
 export const MAX_SHARDS = 256;
 
 /** Reads `K/N` (1 <= K <= N <= 256, integers). A malformed value is a usage error with one clear line. */
+/** --shard as given (K/N), read: undefined when not given. */
+export function shardOf(args: { shard?: unknown }): Shard | undefined {
+  return args.shard === undefined ? undefined : parseShard(String(args.shard));
+}
+
 export function parseShard(text: string): Shard {
   const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
   const usage = (why: string): KitError => new KitError("usage", `--shard ${JSON.stringify(text)}: ${why}; give K/N with whole numbers 1 <= K <= N <= ${MAX_SHARDS}, e.g. --shard 2/4`);

@@ -8,7 +8,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CallOptions, CallResult } from "../provider/call.js";
-import type { LaunchReply, LaunchRequest } from "./messages.js";
+import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 
 const ENTRY = fileURLToPath(new URL("./serve.js", import.meta.url));
 /**
@@ -85,8 +85,6 @@ export class Launcher {
     this.child.channel?.unref();
   }
 }
-
-const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 let launching = false;
 let shared: Launcher | undefined;

@@ -9,3 +9,6 @@ export interface LaunchRequest {
 }
 
 export type LaunchReply = { id: number; result: CallResult } | { id: number; error: string };
+
+/** Bytes that crossed the channel (a plain Uint8Array) as the Buffer they were, without a copy. */
+export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

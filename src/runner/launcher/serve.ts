@@ -11,7 +11,7 @@
 import { launchForKit } from "../launch-start.js";
 import { killAllGroups } from "../process-group.js";
 import { callInProcess, type CallResult } from "../provider/call.js";
-import type { LaunchReply, LaunchRequest } from "./messages.js";
+import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 
 // The kit's pid (argv[2]): the launch markers are the kit's, as if it had launched them itself.
 launchForKit(Number(process.argv[2]));
@@ -19,8 +19,6 @@ launchForKit(Number(process.argv[2]));
 const send = (reply: LaunchReply): void => {
   if (process.connected) process.send?.(reply);
 };
-
-const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Past this many bytes of requests and output since the last collection, collect (when --expose-gc gave the means). */
 const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
