@@ -38,8 +38,12 @@ const DIMENSIONS: readonly DimensionSpec[] = [
   { name: PROVIDER_SIZES.depth, of: "requests", scale: REQUEST_DEPTH },
 ];
 
-/** Code points of a string, without copying it. */
+/** A high surrogate (matched per UTF-16 code unit: no u flag). */
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+
+/** Code points of a string, without copying it (a native scan first: most strings have no surrogate at all). */
 function codePoints(text: string): number {
+  if (!HIGH_SURROGATE.test(text)) return text.length;
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

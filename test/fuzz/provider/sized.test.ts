@@ -99,4 +99,13 @@ describe("provider coverage", () => {
     const bytes = sizes.find((s) => s.name === PROVIDER_SIZES.bytes)?.buckets ?? [];
     expect(bytes.find((b) => b.name === "over 1 MiB")?.count).toBe(sample.filter((c) => c.bytes.length > MAX_MESSAGE_BYTES).length);
   });
+
+  it("measures strings in code points: a pair is one, a lone surrogate is one, plain text is its length", () => {
+    const longest = (text: string): number => extremes([{ a: text }]).chars;
+    expect(longest("abc")).toBe(3);
+    expect(longest("a\u{1F600}b")).toBe(3);
+    expect(longest("\ud83dx\ude00")).toBe(3);
+    expect(longest("\u{1F600}".repeat(1000))).toBe(1000);
+    expect(longest("\ud83d")).toBe(1);
+  });
 });
