@@ -23,6 +23,7 @@ export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
     .option("stall-timeout", { type: "number", describe: `agent-cli: how long the failure probes wait for the CLI to end a failing (HTTP 500, stalled) turn, in ms (default ${DEFAULT_BOUNDS.stallTimeoutMs})` })
     .option("quiet-window", { type: "number", describe: `agent-cli: how long stdout is watched after the basic scenario's launch before the first line, in ms (default ${DEFAULT_BOUNDS.quietWindowMs})` })
     .option("shutdown-timeout", { type: "number", describe: `agent-cli: how long after {"type":"shutdown"} the process may take to exit, in ms (default ${DEFAULT_BOUNDS.shutdownTimeoutMs})` })
+    .option("order-skew", { type: "number", describe: `agent-cli: how early the next turn's model request may be seen before a turn's terminal line and still count as in order, in ms (default ${DEFAULT_BOUNDS.orderSkewMs}; the kit's allowance for its own observation skew under load, 0 for none)` })
     .option("scenario", { type: "string", array: true, describe: `agent-cli: only these scenarios (${[...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)].join(", ")})` })
     .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4)" })
     .option("output-budget", { type: "number", describe: `agent-cli: MiB of stdout the kit records from all processes of a run (default ${DEFAULT_OUTPUT_BUDGET_MIB}; the kit's choice, to bound its memory: a CLI that prints more leaves the run incomplete, not failed)` }) as Argv<T>;
@@ -34,23 +35,26 @@ export interface BoundArgs {
   stallTimeout?: number;
   quietWindow?: number;
   shutdownTimeout?: number;
+  orderSkew?: number;
   outputBudget?: number;
 }
 
-const BOUND_FLAGS: readonly [keyof BoundArgs, keyof KitBounds, string][] = [
-  ["turnTimeout", "turnTimeoutMs", "--turn-timeout"],
-  ["stallTimeout", "stallTimeoutMs", "--stall-timeout"],
-  ["quietWindow", "quietWindowMs", "--quiet-window"],
-  ["shutdownTimeout", "shutdownTimeoutMs", "--shutdown-timeout"],
+/** Each bound's argument, key, flag and least value (an allowance may be 0: none). */
+const BOUND_FLAGS: readonly [keyof BoundArgs, keyof KitBounds, string, number][] = [
+  ["turnTimeout", "turnTimeoutMs", "--turn-timeout", 1],
+  ["stallTimeout", "stallTimeoutMs", "--stall-timeout", 1],
+  ["quietWindow", "quietWindowMs", "--quiet-window", 1],
+  ["shutdownTimeout", "shutdownTimeoutMs", "--shutdown-timeout", 1],
+  ["orderSkew", "orderSkewMs", "--order-skew", 0],
 ];
 
-/** The bounds given on the command line (positive integers of ms, at most 2^31 - 1); usage error otherwise. */
+/** The bounds given on the command line (integers of ms, at least the bound's least value, at most 2^31 - 1); usage error otherwise. */
 export function readBounds(args: BoundArgs): Partial<KitBounds> {
   const bounds: Partial<KitBounds> = {};
-  for (const [arg, key, flag] of BOUND_FLAGS) {
+  for (const [arg, key, flag, least] of BOUND_FLAGS) {
     const value = args[arg];
     if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) throw new KitError("usage", `${flag} must be a positive integer (milliseconds)`);
+    if (!Number.isInteger(value) || value < least || value > 2_147_483_647) throw new KitError("usage", `${flag} must be ${least === 0 ? "a whole number of milliseconds, 0 or more" : "a positive integer (milliseconds)"}`);
     bounds[key] = value;
   }
   return bounds;

@@ -44,13 +44,13 @@ describe.concurrent("agent-cli reference and the fake without a fault", () => {
 
   for (const mode of MODES) {
     it(`the fake without --fault passes every clause like the reference (${mode})`, async () => {
-      // The kit's own bounds given on the command line reach the run (they are the kit's choices: the defaults and one over).
-      const bounds = ["--task-wait-slack", "10001", "--output-budget", "5"];
+      // The kit's own bounds given on the command line reach the run (they are the kit's choices: a wider order skew cannot fail the fake).
+      const bounds = ["--task-wait-slack", "10001", "--output-budget", "5", "--order-skew", "1000"];
       const run = await limit(() => runKit(["--mode", mode, ...bounds, ...Object.entries(REFERENCE_ENV).flatMap(([k, v]) => ["--env", `${k}=${v}`]), FAKE]));
       dirs.push(run.out);
       expect(run.code).toBe(0);
       expectConformant(run.report, run.text, mode);
-      expect(run.report.options).toMatchObject({ taskWaitSlackMs: 10001, outputBudgetMib: 5 });
+      expect(run.report.options).toMatchObject({ taskWaitSlackMs: 10001, outputBudgetMib: 5, orderSkewMs: 1000 });
     }, TEST_TIMEOUT_MS);
   }
 

@@ -54,6 +54,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("stallTimeout", a.stallTimeout as number | undefined),
           ...optional("quietWindow", a.quietWindow as number | undefined),
           ...optional("shutdownTimeout", a.shutdownTimeout as number | undefined),
+          ...optional("orderSkew", a.orderSkew as number | undefined),
           ...optional("jobs", a.jobs as number | undefined),
           ...optional("outputBudget", a.outputBudget as number | undefined),
           // The managed-task bridge options (withLaunchOptions declares them).

@@ -70,6 +70,8 @@ export interface KitBounds {
   quietWindowMs: number;
   /** --shutdown-timeout: how long after {"type":"shutdown"} the process may take to exit. */
   shutdownTimeoutMs: number;
+  /** --order-skew: how early the next turn's model request may be seen before this turn's terminal line (terminal-in-order). */
+  orderSkewMs: number;
 }
 
 export const DEFAULT_BOUNDS: Readonly<KitBounds> = {
@@ -77,6 +79,7 @@ export const DEFAULT_BOUNDS: Readonly<KitBounds> = {
   stallTimeoutMs: 180_000,
   quietWindowMs: 3_000,
   shutdownTimeoutMs: 1_000,
+  orderSkewMs: 250,
 };
 
 /** The quiet window of every launch but the basic scenario's first (output then still fails). */

@@ -27,6 +27,8 @@ export interface AgentCliSuiteOptions {
   quietWindowMs?: number;
   /** How long after {"type":"shutdown"} the process may take to exit (default 1000 ms). */
   shutdownTimeoutMs?: number;
+  /** How early the next turn's model request may be seen before this turn's terminal line and still count as in order (default 250 ms). */
+  orderSkewMs?: number;
   /** HOME for the candidate (default: a fresh folder per scenario). */
   home?: string;
   /** Scenarios run at once, each with its own processes and model fixture (default 4); the failure probes run beside them. */
@@ -75,12 +77,13 @@ const LONGEST_FIRST: readonly ScenarioName[] = ["managed-tasks"];
 export const STALL_LIMIT_MARGIN_MS = 30_000;
 
 /** The options' bounds with the defaults filled in. */
-export function boundsFrom(options: Pick<AgentCliSuiteOptions, "turnTimeoutMs" | "stallTimeoutMs" | "quietWindowMs" | "shutdownTimeoutMs">): KitBounds {
+export function boundsFrom(options: Pick<AgentCliSuiteOptions, "turnTimeoutMs" | "stallTimeoutMs" | "quietWindowMs" | "shutdownTimeoutMs" | "orderSkewMs">): KitBounds {
   return {
     turnTimeoutMs: options.turnTimeoutMs ?? DEFAULT_BOUNDS.turnTimeoutMs,
     stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_BOUNDS.stallTimeoutMs,
     quietWindowMs: options.quietWindowMs ?? DEFAULT_BOUNDS.quietWindowMs,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? DEFAULT_BOUNDS.shutdownTimeoutMs,
+    orderSkewMs: options.orderSkewMs ?? DEFAULT_BOUNDS.orderSkewMs,
   };
 }
 

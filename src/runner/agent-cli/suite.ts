@@ -89,7 +89,7 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
     argv: [options.config.executable, ...options.config.prefixArgs],
     startedAt,
     endedAt,
-    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, runTimeoutMs: recorded.runTimeoutMs, outputBudgetMib: options.outputBudgetMib ?? DEFAULT_OUTPUT_BUDGET_MIB, source: options.facts.source, fixtureToken: run.token !== undefined, managedTasks: run.managed?.setup !== undefined, ...(run.managed?.setup !== undefined ? { taskOutputLimit: run.managed.outputLimit, taskWaitSlackMs: run.managed.waitSlackMs } : {}) },
+    options: { mode: run.mode, model: options.config.model, scenarios, turnTimeoutMs: run.turnTimeoutMs, stallTimeoutMs: recorded.bounds.stallTimeoutMs, quietWindowMs: recorded.bounds.quietWindowMs, shutdownTimeoutMs: recorded.bounds.shutdownTimeoutMs, orderSkewMs: recorded.bounds.orderSkewMs, runTimeoutMs: recorded.runTimeoutMs, outputBudgetMib: options.outputBudgetMib ?? DEFAULT_OUTPUT_BUDGET_MIB, source: options.facts.source, fixtureToken: run.token !== undefined, managedTasks: run.managed?.setup !== undefined, ...(run.managed?.setup !== undefined ? { taskOutputLimit: run.managed.outputLimit, taskWaitSlackMs: run.managed.waitSlackMs } : {}) },
     selection,
     results,
     deselected,

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { NO_MODEL_REASON, UNAUTHORIZED_REASON } from "../../../src/core/agent-cli/causes.js";
 import { ORDER_SKEW_MS } from "../../../src/core/agent-cli/checks/turns.js";
 import { judgeAgentRun, MODEL_CLAUSES } from "../../../src/core/agent-cli/judge.js";
+import { DEFAULT_BOUNDS } from "../../../src/core/agent-cli/scenarios.js";
 import type { ClauseResult } from "../../../src/core/report/types.js";
 import { runOf, Script } from "./transcripts.js";
 
@@ -178,7 +179,7 @@ describe("turn order", () => {
 
 describe("turn order as the kit sees it", () => {
   /** Two queued turns answered in order, the second's model request seen `skew` ms before the first's terminal line was read. */
-  const seenEarly = (skew: number): ReturnType<typeof results> => {
+  const seenEarly = (skew: number, orderSkewMs?: number): ReturnType<typeof results> => {
     const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").user("b [[awp-fixture turn=queued-2]]");
     s.model({ directive: { turn: "queued-1" }, replyText: "A" });
     // The first turn's model call is answered slowly: its terminal line comes 600 ms after its request.
@@ -186,7 +187,9 @@ describe("turn order as the kit sees it", () => {
     s.deltas("A").success("A");
     const terminal = s.events[s.events.length - 1] as { t: number };
     s.model({ directive: { turn: "queued-2" }, replyText: "B", startT: terminal.t - skew }).deltas("B").success("B");
-    return results(s);
+    if (orderSkewMs === undefined) return results(s);
+    const run = { ...runOf(s), bounds: { ...DEFAULT_BOUNDS, orderSkewMs } };
+    return new Map(judgeAgentRun(run).results.map((r) => [r.id, r]));
   };
 
   it(`passes a next request seen up to ${ORDER_SKEW_MS} ms before the terminal line (the kit's own observation skew under load)`, () => {
@@ -198,6 +201,11 @@ describe("turn order as the kit sees it", () => {
     const r = seenEarly(ORDER_SKEW_MS + 150).get("agent-cli/turns/terminal-in-order");
     expect(r?.status).toBe("fail");
     expect(r?.findings[0]?.message).toContain("was sent to the model before this turn's terminal event");
+  });
+
+  it("takes the allowance from --order-skew: 0 judges 100 ms early as overlap, 1000 lets 400 ms pass", () => {
+    expect(seenEarly(100, 0).get("agent-cli/turns/terminal-in-order")?.status).toBe("fail");
+    expect(seenEarly(ORDER_SKEW_MS + 150, 1000).get("agent-cli/turns/terminal-in-order")?.status).toBe("pass");
   });
 });
 

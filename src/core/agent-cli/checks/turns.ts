@@ -3,6 +3,7 @@ import type { Finding } from "../../report/types.js";
 import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, userTurns, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
+import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
@@ -11,10 +12,10 @@ const ID = "agent-cli/turns";
 
 /**
  * How much earlier than a turn's terminal line the kit may see the next turn's model request
- * without calling it overlap (the kit's choice: its own observation skew under load, not a
- * latitude of the contract; merged and overtaking turns are judged without it).
+ * without calling it overlap, by default (--order-skew; the kit's choice: its own observation
+ * skew under load, not a latitude of the contract; merged and overtaking turns are judged without it).
  */
-export const ORDER_SKEW_MS = 250;
+export const ORDER_SKEW_MS = DEFAULT_BOUNDS.orderSkewMs;
 
 /** The bounds the turns clauses state (test/core/agent-cli/bounds.test.ts holds the texts to them). */
 export const TURNS_BOUNDS: Readonly<Record<string, readonly number[]>> = { "agent-cli/turns/terminal-in-order": [ORDER_SKEW_MS] };
@@ -185,7 +186,7 @@ export const turnChecks: Check<AgentRun>[] = [
           // The kit reads the terminal line and the next turn's model request on different sockets of one
           // event loop: a CLI that wrote its result and then asked the model can be seen the other way round,
           // by as much as a busy loop delays one of them. Within ORDER_SKEW_MS that is no evidence.
-          if (!merged && !overtook && (first.call.startT ?? first.t) >= (segment.terminal?.event.t ?? 0) - ORDER_SKEW_MS) return [];
+          if (!merged && !overtook && (first.call.startT ?? first.t) >= (segment.terminal?.event.t ?? 0) - boundsOf(run).orderSkewMs) return [];
           const message = merged
             ? `this turn and the next (${tag}) were merged into one model request, answered by one terminal event`
             : overtook
