@@ -45,6 +45,19 @@ export function splitLaunchArgs(args: readonly string[]): LaunchArgs | undefined
   return undefined;
 }
 
+/** The flags of the contract's tail after --model. */
+export const TAIL_FLAGS: readonly string[] = OPTIONAL;
+
+/** The head without tail pairs that stand in it (`--resume X` before --model): their place is one clause's business, the rest another's. */
+export function withoutTailPairs(head: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < head.length; i++) {
+    if (TAIL_FLAGS.includes(head[i] as string)) i++;
+    else out.push(head[i] as string);
+  }
+  return out;
+}
+
 /** Whether the head ends with the six compatibility tokens, exactly and in order. */
 export function endsWithCompatFlags(head: readonly string[]): boolean {
   if (head.length < STREAM_JSON_FLAGS.length) return false;

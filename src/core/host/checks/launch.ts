@@ -2,7 +2,7 @@ import { isAbsolute } from "node:path";
 import { ENV_ALLOWLIST, LIMITS, SECRET_ENV_NAME, STREAM_JSON_FLAGS } from "../../agent-cli/launch.js";
 import { remote, urlsOf } from "../../agent-cli/checks/launch.js";
 import type { Check } from "../../report/judge.js";
-import { COMPAT_FLAG_NAMES, endsWithCompatFlags, prefixOf, shownMode, splitLaunchArgs, type LaunchArgs } from "../argv.js";
+import { COMPAT_FLAG_NAMES, endsWithCompatFlags, prefixOf, shownMode, splitLaunchArgs, TAIL_FLAGS, withoutTailPairs, type LaunchArgs } from "../argv.js";
 import { hostFinding, noLaunch, notApplicable, perProcess, quote, skip, type Problem, type Unjudged } from "../helpers.js";
 import type { HostProcess, LaunchEvent } from "../record.js";
 import type { HostRun } from "../types.js";
@@ -25,16 +25,17 @@ function argsCheck(clause: string, judge: (args: LaunchArgs, run: HostRun) => Pr
     clause,
     (process, run) => {
       const args = splitLaunchArgs(process.launch.mockArgs);
-      return args === undefined ? undefined : judge(args, run);
+      return args === undefined ? undefined : judge({ ...args, head: withoutTailPairs(args.head) }, run);
     },
     none,
   );
 }
 
+const startsWith = (args: readonly string[], prefix: readonly string[]): boolean => prefix.every((arg, i) => args[i] === arg);
 const shown = (args: readonly string[]): string => (args.length === 0 ? "(none)" : args.map(quote).join(" "));
 
 function compatProblems(args: LaunchArgs, run: HostRun): Problem[] {
-  const known = run.expect.args !== undefined && run.expect.args.every((arg, i) => args.head[i] === arg) ? run.expect.args.length : 0;
+  const known = run.expect.args !== undefined && startsWith(args.head, run.expect.args) ? run.expect.args.length : 0;
   const mode = run.expect.mode ?? shownMode(args.head, known);
   const beyondPrefix = args.head.slice(known);
   if (mode === "awp-jsonl") {
@@ -57,7 +58,8 @@ function prefixProblems(args: LaunchArgs, run: HostRun): Problem[] {
     if (arg.length > LIMITS.maxArgChars) problems.push({ message: `prefix argument ${i + 1} has ${arg.length} characters (at most ${LIMITS.maxArgChars})` });
   });
   const expected = run.expect.args;
-  if (expected !== undefined && (expected.length !== prefix.length || expected.some((arg, i) => prefix[i] !== arg))) {
+  // After the configured prefix only compatibility tokens may follow: how they stand is compat-flags' to judge.
+  if (expected !== undefined && !(startsWith(args.head, expected) && args.head.slice(expected.length).every((token) => (STREAM_JSON_FLAGS as readonly string[]).includes(token)))) {
     problems.push({ message: "the prefix arguments differ from the configured ones (--expect-args-json)", expected: shown(expected), seen: shown(prefix) });
   }
   return problems;
@@ -71,12 +73,26 @@ function modelProblems(model: string, run: HostRun): Problem[] {
   return model.trim() === model ? [] : [{ message: "the model id has white space around it (the launcher trims it)", seen: quote(model) }];
 }
 
+function orderProblems(process: HostProcess, run: HostRun): Problem[] {
+  const args = process.launch.mockArgs;
+  const split = splitLaunchArgs(args);
+  const expected = run.expect.args;
+  const known = split !== undefined && expected !== undefined && startsWith(split.head, expected) ? expected.length : 0;
+  const misplaced = split?.head.slice(known).filter((token) => TAIL_FLAGS.includes(token) || (known > 0 && token === "--model")) ?? [];
+  if (split !== undefined && misplaced.length === 0) return [];
+  const where = split === undefined ? "the arguments do not end with" : `${misplaced.join(" ")} stands before --model; the arguments must end with`;
+  return [{ message: `${where} --model <model> [--resume <id>] [--mcp-config <path>], in that order`, seen: shown(args) }];
+}
+
+/** The value after --resume, wherever it stands (its place is argv-order's to judge). */
 function resumeProblems(process: HostProcess, run: HostRun): Problem[] | undefined {
-  const args = splitLaunchArgs(process.launch.mockArgs);
+  const args = process.launch.mockArgs;
+  const at = args.indexOf("--resume");
+  if (at === -1) return undefined;
+  const value = args[at + 1];
   const expected = run.expect.resume;
-  if (args?.resume === undefined) return undefined;
-  if (!LIMITS.sessionId.test(args.resume)) return [{ message: "the --resume value is not a session id of [A-Za-z0-9._:-]{1,256}", seen: quote(args.resume) }];
-  return expected === undefined || args.resume === expected ? [] : [{ message: "--resume differs from the stored session id (--expect-resume)", expected: quote(expected), seen: quote(args.resume) }];
+  if (value === undefined || !LIMITS.sessionId.test(value)) return [{ message: "the --resume value is not a session id of [A-Za-z0-9._:-]{1,256}", seen: value === undefined ? "(nothing after --resume)" : quote(value) }];
+  return expected === undefined || value === expected ? [] : [{ message: "--resume differs from the stored session id (--expect-resume)", expected: quote(expected), seen: quote(value) }];
 }
 
 /** --expect-resume given but no launch resumed: a failure shown on the first launch. */
@@ -145,7 +161,7 @@ export const launchChecks: Check<HostRun>[] = [
     const path = p.launch.argv[0] ?? "";
     return isAbsolute(path) ? [] : [{ message: `the host ran ${quote(path)}, a relative path`, expected: "an absolute path" }];
   }, none),
-  perProcess(`${ID}/argv-order`, (p) => (splitLaunchArgs(p.launch.mockArgs) !== undefined ? [] : [{ message: "the arguments do not end with --model <model> [--resume <id>] [--mcp-config <path>], in that order", seen: shown(p.launch.mockArgs) }]), none),
+  perProcess(`${ID}/argv-order`, orderProblems, none),
   argsCheck(`${ID}/compat-flags`, compatProblems),
   argsCheck(`${ID}/prefix-args`, prefixProblems),
   argsCheck(`${ID}/model-unchanged`, (args, run) => modelProblems(args.model, run)),

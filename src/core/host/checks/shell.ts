@@ -21,5 +21,5 @@ export function shellParent(process: HostProcess): Problem[] | undefined {
   const { comm, exe, pid } = process.launch.parent;
   if (comm === null && exe === null) return undefined;
   if (!isShell(comm) && !isShell(exe)) return [];
-  return [{ message: `the parent process (pid ${pid}) is a shell: ${[comm, exe].filter((n) => n !== null).join(", ")}`, expected: "the host itself as the parent", seen: `comm ${JSON.stringify(comm)}, exe ${JSON.stringify(exe)}` }];
+  return [{ message: `the parent process (pid ${pid}) is a shell: ${[...new Set([comm, exe].filter((n) => n !== null))].join(", ")}`, expected: "the host itself as the parent", seen: `comm ${JSON.stringify(comm)}, exe ${JSON.stringify(exe)}` }];
 }
