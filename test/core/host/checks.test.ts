@@ -101,6 +101,17 @@ describe("clauses that do not arise say how to make them arise", () => {
     expect(reason("host/launch/mcp-config-pair")).toMatch(/configure MCP endpoints/);
   });
 
+  it("a secret-looking entry is compared but its values are never shown", () => {
+    const lines = readRecord(AGENT_CLI_RECORD);
+    for (const line of lines) if (line.event === "launch") (line.env as Record<string, string>).ANTHROPIC_API_KEY = "sk-live-leaked-value";
+    const judged = judgeLines(lines, "agent-cli", AGENT_CLI_EXPECT);
+    expect(judged.failing).toEqual(["host/launch/env-configured"]);
+    const text = JSON.stringify(judged.results);
+    expect(text).toContain("ANTHROPIC_API_KEY has another value than configured (values not shown)");
+    expect(text).not.toContain("sk-live-leaked-value");
+    expect(text).not.toContain(AGENT_CLI_EXPECT.env!.ANTHROPIC_API_KEY);
+  });
+
   it("--expect-resume with no resumed launch fails resume-form", () => {
     const lines = readRecord(AGENT_CLI_RECORD).filter((l) => l.pid === 4201);
     expect(judgeLines(lines, "agent-cli", AGENT_CLI_EXPECT).failing).toEqual(["host/launch/resume-form"]);
