@@ -9,6 +9,7 @@ import { readInputFile } from "../core/inputs/read.js";
 import { SECRET_ENV_NAME } from "../core/agent-cli/launch.js";
 import { buildReport } from "../core/report/build.js";
 import { exitCodeFor } from "../core/report/judge.js";
+import { parseJsonOption, stringArray, stringRecord } from "./agent-options.js";
 import { colorWanted, list } from "./args.js";
 import { checkReporters, emitReport } from "./output.js";
 import { reportFinisher, type ReportArgs } from "./report-options.js";
@@ -30,30 +31,6 @@ export interface CheckLaunchArgs extends ReportArgs {
   reporter?: unknown;
 }
 
-function jsonOption(flag: string, text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new KitError("usage", `${flag}: not JSON (${(error as Error).message})`);
-  }
-}
-
-function stringsOption(text: string | undefined): string[] | undefined {
-  if (text === undefined) return undefined;
-  const value = jsonOption("--expect-args-json", text);
-  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) throw new KitError("usage", "--expect-args-json: give a JSON array of strings");
-  return value as string[];
-}
-
-function envOption(text: string | undefined): Record<string, string> | undefined {
-  if (text === undefined) return undefined;
-  const value = jsonOption("--expect-env-json", text);
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
-    throw new KitError("usage", "--expect-env-json: give a JSON object of string values");
-  }
-  return value as Record<string, string>;
-}
-
 function msOption(flag: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) throw new KitError("usage", `${flag}: give a whole number of milliseconds, 0 or more`);
@@ -66,8 +43,8 @@ export function checkLaunch(a: CheckLaunchArgs): number {
   checkReporters(reporters);
   if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
   const finisher = reportFinisher(a);
-  const env = envOption(a.expectEnvJson);
-  const args = stringsOption(a.expectArgsJson);
+  const env = a.expectEnvJson === undefined ? undefined : stringRecord(parseJsonOption(a.expectEnvJson, "--expect-env-json"), "--expect-env-json");
+  const args = a.expectArgsJson === undefined ? undefined : stringArray(parseJsonOption(a.expectArgsJson, "--expect-args-json"), "--expect-args-json");
   const expect: HostExpectations = {
     remoteOptIn: a.remoteOptIn === true,
     ...(a.expectModel !== undefined ? { model: a.expectModel } : {}),

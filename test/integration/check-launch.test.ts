@@ -37,7 +37,7 @@ describe("awp-conformance check-launch (the built CLI)", () => {
     expect(failing(readReport(join(dir, "fail")))).toEqual(["host/launch/no-shell"]);
     expect(incomplete.code).toBe(4);
     expect(incomplete.stdout).toContain("the record is incomplete (line 12: an unterminated last line");
-    expect([usage.code, usage.stderr]).toEqual([2, "awp-conformance: --expect-args-json: give a JSON array of strings [usage]\n"]);
+    expect([usage.code, usage.stderr]).toEqual([2, "awp-conformance: --expect-args-json must be a JSON array of strings (invalid_cli_args_json) [config_invalid]\n"]);
     expect(list.stdout.trim().split("\n")).toHaveLength(21);
     expect(list.stdout).toMatch(/^MUST {3}host\/launch\/no-shell {2}/);
   });

@@ -91,3 +91,5 @@ export function lastEvent(process: HostProcess): RecordEvent {
 }
 
 export const quote = (text: string): string => JSON.stringify(text);
+/** Arguments as a reader sees them: each quoted, or "(none)". */
+export const shown = (args: readonly string[]): string => (args.length === 0 ? "(none)" : args.map(quote).join(" "));

@@ -64,6 +64,11 @@ function setArgs(pid: number, args: (old: string[]) => string[]): (lines: Record
   });
 }
 
+function insertAfter(lines: RecordLine[], anchor: RecordLine, line: RecordLine): RecordLine[] {
+  const at = lines.indexOf(anchor) + 1;
+  return [...lines.slice(0, at), line, ...lines.slice(at)];
+}
+
 const env = (line: RecordLine): Record<string, string> => line.env as Record<string, string>;
 const launchAt = (lines: RecordLine[], pid: number): number => lines.find((l) => l.pid === pid && l.event === "launch")?.at ?? 0;
 
@@ -97,9 +102,8 @@ export const AGENT_CLI_RECORD_CASES: readonly RecordCase[] = [
     protocol: "agent-cli",
     fails: ["host/input/json-lines"],
     mutate: (lines) => {
-      const at = lines.findIndex((l) => l.pid === FRESH && l.event === "stdin-line");
-      const blank = { ...lines[at]!, index: 9, bytes: 0, text: "", json: null, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" };
-      return [...lines.slice(0, at + 1), blank, ...lines.slice(at + 1)];
+      const first = lines.find((l) => l.pid === FRESH && l.event === "stdin-line")!;
+      return insertAfter(lines, first, { ...first, index: 9, bytes: 0, text: "", json: null, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" });
     },
   },
   {
@@ -119,8 +123,7 @@ export const AGENT_CLI_RECORD_CASES: readonly RecordCase[] = [
       const alive = lines.filter((l) => l.pid === FRESH && l.event === "alive");
       const last = alive[alive.length - 1]!;
       const sigterm = lines.find((l) => l.pid === FRESH && l.event === "signal")!;
-      const later: RecordLine = { ...last, at: (sigterm.at ?? 0) + 5000 };
-      return [...lines.slice(0, lines.indexOf(last) + 1), later, ...lines.slice(lines.indexOf(last) + 1)];
+      return insertAfter(lines, last, { ...last, at: (sigterm.at ?? 0) + 5000 });
     },
   },
 ];

@@ -3,7 +3,7 @@ import { ENV_ALLOWLIST, LIMITS, SECRET_ENV_NAME, STREAM_JSON_FLAGS } from "../..
 import { remote, urlsOf } from "../../agent-cli/checks/launch.js";
 import type { Check } from "../../report/judge.js";
 import { COMPAT_FLAG_NAMES, endsWithCompatFlags, prefixOf, shownMode, splitLaunchArgs, TAIL_FLAGS, withoutTailPairs, type LaunchArgs } from "../argv.js";
-import { hostFinding, noLaunch, notApplicable, perProcess, quote, skip, type Problem, type Unjudged } from "../helpers.js";
+import { hostFinding, noLaunch, notApplicable, perProcess, quote, shown, skip, type Problem, type Unjudged } from "../helpers.js";
 import type { HostProcess, LaunchEvent } from "../record.js";
 import type { HostRun } from "../types.js";
 import { OFF_LINUX, shellParent } from "./shell.js";
@@ -32,7 +32,6 @@ function argsCheck(clause: string, judge: (args: LaunchArgs, run: HostRun) => Pr
 }
 
 const startsWith = (args: readonly string[], prefix: readonly string[]): boolean => prefix.every((arg, i) => args[i] === arg);
-const shown = (args: readonly string[]): string => (args.length === 0 ? "(none)" : args.map(quote).join(" "));
 
 function compatProblems(args: LaunchArgs, run: HostRun): Problem[] {
   const known = run.expect.args !== undefined && startsWith(args.head, run.expect.args) ? run.expect.args.length : 0;

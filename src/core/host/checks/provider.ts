@@ -1,12 +1,11 @@
 import type { Check } from "../../report/judge.js";
-import { eventsOf, lastEvent, noLaunch, notApplicable, perProcess, quote, skip, type Problem, type Unjudged } from "../helpers.js";
+import { eventsOf, lastEvent, noLaunch, notApplicable, perProcess, shown, skip, type Problem, type Unjudged } from "../helpers.js";
 import type { HostProcess, RequestEvent } from "../record.js";
 import type { HostRun } from "../types.js";
 import { OFF_LINUX, shellParent } from "./shell.js";
 
 const ID = "host/provider";
 
-const shown = (args: readonly string[]): string => (args.length === 0 ? "(none)" : args.map(quote).join(" "));
 const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((arg, i) => b[i] === arg);
 
 function argvProblems(process: HostProcess, run: HostRun): Problem[] | undefined {
