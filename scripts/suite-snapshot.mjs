@@ -6,4 +6,4 @@ import { suiteSnapshot } from "../dist/src/core/clauses/catalogue.js";
 import { snapshotPath } from "../dist/src/core/clauses/snapshot.js";
 
 rmSync(snapshotPath(), { force: true });
-writeFileSync(snapshotPath(), JSON.stringify(suiteSnapshot(["provider", "agent-cli"])));
+writeFileSync(snapshotPath(), JSON.stringify(suiteSnapshot(["provider", "agent-cli", "host"])));

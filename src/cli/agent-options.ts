@@ -102,7 +102,8 @@ export interface LaunchArgs {
   fromEnv?: boolean;
 }
 
-function parseJsonOption(text: string, what: string): unknown {
+/** A JSON option's value, or a configuration error naming it. */
+export function parseJsonOption(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -110,12 +111,12 @@ function parseJsonOption(text: string, what: string): unknown {
   }
 }
 
-function stringArray(value: unknown, what: string): string[] {
+export function stringArray(value: unknown, what: string): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) throw new KitError("config_invalid", `${what} must be a JSON array of strings (invalid_cli_args_json)`);
   return value;
 }
 
-function stringRecord(value: unknown, what: string): Record<string, string> {
+export function stringRecord(value: unknown, what: string): Record<string, string> {
   if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
     throw new KitError("config_invalid", `${what} must be a JSON object of string values (invalid_cli_env_entry)`);
   }

@@ -7,6 +7,7 @@ import { kitVersion } from "../core/paths.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
 import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
+import { checkLaunchCommand } from "./commands/host.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
 import { policyTestCommand } from "./commands/policy-test.js";
@@ -23,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
   let y = yargs(argv).scriptName("awp-conformance").version(kitVersion()).parserConfiguration({ "populate--": true, "greedy-arrays": false }).strict();
   y = runCommandDefinition(y, setCode);
   y = checkCommand(y, setCode);
+  y = checkLaunchCommand(y, setCode);
   y = recordCommand(y);
   y = fixtureCommand(y);
   y = policyTestCommand(y, setCode);
@@ -34,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   y = listCommand(y);
   y = digestCommand(y);
   await y
-    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, merge, check, record, fixture, report, list or digest")
+    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, merge, check, check-launch, record, fixture, report, list or digest")
     .fail((message, error) => {
       if (error) throw error;
       throw new KitError("usage", message);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SCENARIOS } from "../core/agent-cli/scenarios.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { packageRoot } from "../core/paths.js";
-import type { Clause, Protocol } from "../core/report/types.js";
+import type { Clause, SuiteProtocol } from "../core/report/types.js";
 import { areaOf, clauseAnchor } from "../reporters/links.js";
 
 /**
@@ -12,10 +12,14 @@ import { areaOf, clauseAnchor } from "../reporters/links.js";
  * caller (scripts/clause-docs.mjs, the docs test) loads them and passes them in.
  */
 
-/** One row of a fault table in test/integration/*-faults.ts (only the fields the docs use). */
+/** One row of a fault table in test/integration/*-faults.ts, or of a record table (only the fields the docs use). */
 export interface FaultCase {
   fault?: string;
   name?: string;
+  /** Record tables: what the broken host did. */
+  about?: string;
+  /** Record tables: which passing record the case changes (<fake>/<protocol>.jsonl). */
+  protocol?: string;
   fails: readonly string[];
   scenarios?: readonly string[];
   options?: readonly string[];
@@ -24,17 +28,20 @@ export interface FaultCase {
 }
 
 export interface FaultTable {
-  /** The broken fake the cases run, e.g. test/fakes/provider-fake.mjs. */
+  /** The broken fake the cases run, e.g. test/fakes/provider-fake.mjs; for a record table, the folder of the passing records. */
   fake: string;
+  /** "record": the cases change a passing launch record instead of running a fake (host clauses). */
+  kind?: "record";
   /** The file listing the cases, e.g. test/integration/provider-faults.ts. */
   table: string;
   cases: readonly FaultCase[];
 }
 
 /** Where the fault tables are; the generator script and the docs test load these files. */
-export const FAULT_SOURCES: readonly { fake: string; table: string }[] = [
+export const FAULT_SOURCES: readonly { fake: string; table: string; kind?: "record" }[] = [
   { fake: "test/fakes/provider-fake.mjs", table: "test/integration/provider-faults.ts" },
   { fake: "test/fakes/agent-cli-fake.mjs", table: "test/integration/agent-cli-faults.ts" },
+  { fake: "test/fixtures/launch-records", table: "test/core/host/launch-record-cases.ts", kind: "record" },
 ];
 
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
@@ -57,7 +64,7 @@ export function faultCasesOf(module: Readonly<Record<string, unknown>>): FaultCa
     });
 }
 
-const PROTOCOLS: readonly { protocol: Protocol; title: string; about: string }[] = [
+const PROTOCOLS: readonly { protocol: SuiteProtocol; title: string; about: string }[] = [
   {
     protocol: "provider",
     title: "Policy providers (aw-provider/v1alpha1)",
@@ -76,6 +83,15 @@ const PROTOCOLS: readonly { protocol: Protocol; title: string; about: string }[]
       "The kit launches the CLI as the Desktop does and drives the scenarios below against its own deterministic model. " +
       "Every transcript of a run is judged by every check; the table says which scenario is there to exercise which clauses.",
   },
+  {
+    protocol: "host",
+    title: "Hosts (the other side of both protocols, judged by check-launch)",
+    about:
+      "A host (a desktop launcher, an aw-host, a gateway) launches the kit's mock instead of a real agent CLI or provider; the mock " +
+      "records what it was given (`AWP_CONFORMANCE_MOCK_RECORD=FILE`: argv, environment, parent process, stdin lines, signals) and " +
+      "`awp-conformance check-launch FILE` judges that record. The launch, input and shutdown areas judge agent-cli hosts, the provider area " +
+      "provider hosts; `--expect-*` options give the host's configuration to compare with.",
+  },
 ];
 
 /** How each area is tested when no scenario names it: the provider request groups, and agent-cli launch. */
@@ -90,6 +106,10 @@ const AREA_TESTS: Readonly<Record<string, string>> = {
   "provider/robustness":
     "the hostile probes: requests the upstream library never sends, one kind per clause, each judged only when its control (the same request without the defect, or at the limit it crosses) was answered ok",
   "agent-cli/launch": "the launch configuration, before any process starts (from the command line, or the `AWP_AGENT_CLI_*` variables with `--from-env`)",
+  "host/launch": "`check-launch` on the mock's launch record: the launch line of every agent-cli process (argv as exec'd, environment, parent process, stdin and stdout)",
+  "host/input": "`check-launch` on the mock's launch record: every line the host wrote on an agent-cli process's stdin, as written, and how stdin ended",
+  "host/shutdown": "`check-launch` on the mock's launch record: the signals each agent-cli process got, its `alive` lines after an ignored SIGTERM, and its exit line (or none: killed)",
+  "host/provider": "`check-launch` on the mock provider's launch record: one process per call, with its launch line, request line, signals and exit line",
 };
 
 /** Clauses judged otherwise than their area: the runner's look for leftovers after every launch. */
@@ -121,7 +141,7 @@ function levelCounts(clauses: readonly Clause[]): string {
 }
 
 /** The one-line summary at the top of a suite file (its first comment), without the protocol prefix. */
-function areaSummary(protocol: Protocol, area: string): string {
+function areaSummary(protocol: SuiteProtocol, area: string): string {
   const text = readFileSync(join(packageRoot(), "suites", protocol, `${area}.yaml`), "utf8");
   const first = /^#\s*(.+)$/m.exec(text)?.[1] ?? "";
   return first.replace(/^[^:]*:\s*/, "");
@@ -154,10 +174,16 @@ function describeCase(table: FaultTable, c: FaultCase, clause: string): string {
   return `${run}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`;
 }
 
+/** A record case: the passing record it changes and what the broken host did. */
+function describeRecordCase(table: FaultTable, c: FaultCase, clause: string): string {
+  const also = c.fails.length > 1 ? `; also fails ${c.fails.filter((id) => id !== clause).map(code).join(", ")}` : "";
+  return `${code(`${table.fake}/${c.protocol ?? "?"}.jsonl`)} changed to show ${md(c.about ?? "a broken host")} (case ${code(c.name ?? "?")}${also})`;
+}
+
 function provedBy(clause: Clause, faults: readonly FaultTable[] | undefined): string {
   if (faults === undefined) return "the broken fakes in `test/fakes/`, see `test/integration/*-faults.ts`";
   const found = faults.flatMap((table) => {
-    const cases = table.cases.filter((c) => c.fails.includes(clause.id)).map((c) => describeCase(table, c, clause.id));
+    const cases = table.cases.filter((c) => c.fails.includes(clause.id)).map((c) => (table.kind === "record" ? describeRecordCase : describeCase)(table, c, clause.id));
     return cases.length > 0 ? [`${cases.join("; ")}; listed in ${code(table.table)}`] : [];
   });
   return found.length > 0 ? found.join("; ") : "no broken fake fails this clause yet";
@@ -203,7 +229,7 @@ const INTRO = [
   "Every check of awp-conformance judges one clause below. Reports link each result here by its id: " +
     "`provider/transport/utf8` is anchored as `#provider-transport-utf8`. Each clause gives its level, " +
     "its text, the place in the contract it comes from, how the kit tests it, and the deliberately broken " +
-    "fake that shows the check can fail.",
+    "fake that shows the check can fail (for a host clause: the launch record of a deliberately broken host).",
   "",
   "| Level | Meaning |",
   "|---|---|",

@@ -7,11 +7,13 @@ import { FAULT_SOURCES, faultCasesOf, renderClauseDocs, type FaultTable } from "
 import { areaOf, clauseAnchor } from "../../src/reporters/links.js";
 import * as agentCliFaults from "../integration/agent-cli-faults.js";
 import * as providerFaults from "../integration/provider-faults.js";
+import * as hostRecordCases from "../core/host/launch-record-cases.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const MODULES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   "test/integration/provider-faults.ts": providerFaults,
   "test/integration/agent-cli-faults.ts": agentCliFaults,
+  "test/core/host/launch-record-cases.ts": hostRecordCases,
 };
 const faults: FaultTable[] = FAULT_SOURCES.map((source) => {
   const module = MODULES[source.table];
@@ -21,7 +23,8 @@ const faults: FaultTable[] = FAULT_SOURCES.map((source) => {
 const REGENERATE = "npm run build && node scripts/clause-docs.mjs";
 const committed = existsSync(`${root}docs/clauses.md`) ? readFileSync(`${root}docs/clauses.md`, "utf8") : "";
 const docs = renderClauseDocs(faults);
-const clauses = [...loadCatalogue("provider"), ...loadCatalogue("agent-cli")];
+const PROTOCOLS = ["provider", "agent-cli", "host"] as const;
+const clauses = PROTOCOLS.flatMap((protocol) => loadCatalogue(protocol));
 const anchors = [...docs.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]);
 
 describe("docs/clauses.md", () => {
@@ -35,11 +38,11 @@ describe("docs/clauses.md", () => {
       expect(docs, clause.id).toContain(`<a id="${clauseAnchor(clause.id)}"></a>\n\n#### ${clause.id} · ${clause.level} · `);
     }
     for (const id of new Set(clauses.map((c) => areaOf(c.id)))) expect(anchors).toContain(clauseAnchor(id));
-    expect(anchors).toEqual(expect.arrayContaining(["provider", "agent-cli"]));
+    expect(anchors).toEqual(expect.arrayContaining([...PROTOCOLS]));
   });
 
   it("has unique anchors", () => {
-    expect(anchors.length).toBe(clauses.length + new Set(clauses.map((c) => areaOf(c.id))).size + 2);
+    expect(anchors.length).toBe(clauses.length + new Set(clauses.map((c) => areaOf(c.id))).size + PROTOCOLS.length);
     expect(new Set(anchors).size).toBe(anchors.length);
   });
 
@@ -57,7 +60,7 @@ describe("docs/clauses.md", () => {
   });
 
   it("reads every fault case of the tables", () => {
-    const total = [...Object.values(providerFaults), ...Object.values(agentCliFaults)].reduce((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
+    const total = [...Object.values(providerFaults), ...Object.values(agentCliFaults), ...Object.values(hostRecordCases)].reduce((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
     expect(faults.reduce((n, t) => n + t.cases.length, 0)).toBe(total);
   });
 

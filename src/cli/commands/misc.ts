@@ -1,18 +1,18 @@
 import type { Argv } from "yargs";
 import { DEFAULT_DIGEST_DIALECT, dialectName, DIGEST_DIALECTS, isDigestDialect } from "../../core/json/index.js";
 import { computeInputDigest, inputDigests } from "../../core/provider/digest.js";
-import type { Protocol } from "../../core/report/types.js";
+import type { SuiteProtocol } from "../../core/report/types.js";
 import { readAll, readFileOrFail } from "../args.js";
 
 export function listCommand(y: Argv): Argv {
   return y.command(
     "list",
     "print the clause catalogue (level, id, title)",
-    (c) => c.option("protocol", { type: "string", choices: ["provider", "agent-cli"] }),
+    (c) => c.option("protocol", { type: "string", choices: ["provider", "agent-cli", "host"], describe: "one catalogue; host: the clauses check-launch judges a host's launches by" }),
     async (a) => {
       // The build's snapshot of the catalogue when the suite files are unchanged: no YAML reader, no Ajv.
       const { catalogueOf } = await import("../../core/clauses/snapshot.js");
-      const protocols: Protocol[] = a.protocol ? [a.protocol as Protocol] : ["provider", "agent-cli"];
+      const protocols: SuiteProtocol[] = a.protocol ? [a.protocol as SuiteProtocol] : ["provider", "agent-cli", "host"];
       for (const protocol of protocols) {
         for (const clause of await catalogueOf(protocol)) process.stdout.write(`${clause.level.padEnd(6)} ${clause.id}  ${clause.title}\n`);
       }

@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { KitError } from "../errors.js";
 import { packageRoot } from "../paths.js";
 import { describeSchemaErrors, kitSchema } from "../schema.js";
-import type { Clause, Protocol } from "../report/types.js";
+import type { Clause, SuiteProtocol } from "../report/types.js";
 import { orderedClauses, sha256, suiteFileNames, suiteSchemaHash, type SuiteFile, type SuiteSnapshot } from "./snapshot.js";
 
 export type { SuiteFile } from "./snapshot.js";
@@ -12,7 +12,7 @@ export type { SuiteFile } from "./snapshot.js";
 const cache = new Map<string, Clause[]>();
 
 /** Reads suites/<protocol>/*.yaml, validates each file against schemas/suite.schema.json. */
-export function loadSuiteFiles(protocol: Protocol, suitesDir = join(packageRoot(), "suites")): SuiteFile[] {
+export function loadSuiteFiles(protocol: SuiteProtocol, suitesDir = join(packageRoot(), "suites")): SuiteFile[] {
   const dir = join(suitesDir, protocol);
   const validate = kitSchema("suite.schema.json");
   return suiteFileNames(dir).map((name) => {
@@ -35,7 +35,7 @@ export function loadSuiteFiles(protocol: Protocol, suitesDir = join(packageRoot(
 }
 
 /** All clauses of a protocol, by area order then declaration order; ids are unique. */
-export function loadCatalogue(protocol: Protocol): Clause[] {
+export function loadCatalogue(protocol: SuiteProtocol): Clause[] {
   const known = cache.get(protocol);
   if (known !== undefined) return known;
   const clauses = orderedClauses(loadSuiteFiles(protocol));
@@ -47,7 +47,7 @@ export function loadCatalogue(protocol: Protocol): Clause[] {
  * What the build stores for `catalogueOf` (snapshot.ts): every protocol whose files load and validate
  * now, with each file's hash. A protocol that fails is left out, so it fails at run time as before.
  */
-export function suiteSnapshot(protocols: readonly Protocol[], root = packageRoot()): SuiteSnapshot {
+export function suiteSnapshot(protocols: readonly SuiteProtocol[], root = packageRoot()): SuiteSnapshot {
   const snapshot: SuiteSnapshot = { schema: suiteSchemaHash(root), protocols: {} };
   for (const protocol of protocols) {
     const dir = join(root, "suites", protocol);

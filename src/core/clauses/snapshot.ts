@@ -12,10 +12,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KitError } from "../errors.js";
 import { packageRoot } from "../paths.js";
-import type { Clause, Protocol } from "../report/types.js";
+import type { Clause, SuiteProtocol } from "../report/types.js";
 
 export interface SuiteFile {
-  protocol: Protocol;
+  protocol: SuiteProtocol;
   area: string;
   order: number;
   clauses: Clause[];
@@ -24,7 +24,7 @@ export interface SuiteFile {
 /** Per protocol: suite.schema.json's hash and, per file name, its hash and its validated content. */
 export interface SuiteSnapshot {
   schema: string;
-  protocols: Partial<Record<Protocol, Record<string, { sha256: string; suite: SuiteFile }>>>;
+  protocols: Partial<Record<SuiteProtocol, Record<string, { sha256: string; suite: SuiteFile }>>>;
 }
 
 export const sha256 = (bytes: string | Buffer): string => createHash("sha256").update(bytes).digest("hex");
@@ -46,7 +46,7 @@ export function suiteFileNames(dir: string): string[] {
 }
 
 /** The suites of `protocol` from the snapshot, or undefined unless every file (and the schema) is the one validated. */
-export function suitesFromSnapshot(protocol: Protocol, snapshot: SuiteSnapshot, root = packageRoot()): SuiteFile[] | undefined {
+export function suitesFromSnapshot(protocol: SuiteProtocol, snapshot: SuiteSnapshot, root = packageRoot()): SuiteFile[] | undefined {
   const stored = snapshot.protocols[protocol];
   if (stored === undefined || snapshot.schema !== suiteSchemaHash(root)) return undefined;
   const dir = join(root, "suites", protocol);
@@ -82,7 +82,7 @@ function readSnapshot(path: string): SuiteSnapshot | undefined {
 }
 
 /** The catalogue of `protocol`: from the build's snapshot when it matches, else from the YAML files through the validating loader. */
-export async function catalogueOf(protocol: Protocol, path = snapshotPath()): Promise<Clause[]> {
+export async function catalogueOf(protocol: SuiteProtocol, path = snapshotPath()): Promise<Clause[]> {
   const snapshot = readSnapshot(path);
   const suites = snapshot === undefined ? undefined : suitesFromSnapshot(protocol, snapshot);
   if (suites !== undefined) return orderedClauses(suites);

@@ -7,7 +7,7 @@
 
 export const MiB = 1024 * 1024;
 
-export type InputKind = "transcript" | "report" | "list" | "replay" | "config" | "request" | "cases";
+export type InputKind = "transcript" | "report" | "list" | "replay" | "config" | "request" | "cases" | "record";
 
 export interface InputLimit {
   /** What the file is, for messages ("transcript", "expected-failures list"...). */
@@ -36,6 +36,8 @@ export const INPUT_LIMITS: Readonly<Record<InputKind, InputLimit>> = {
   request: { what: "request file", maxBytes: 64 * MiB, maxDepth: 1, maxLineBytes: 64 * MiB, maxLines: 64 * MiB, maxValues: 0 },
   /** Policy-test case files (YAML or JSON): a case's request is at most 1 MiB and 32 levels, plus the file's own nesting. */
   cases: { what: "policy case file", maxBytes: 4 * MiB, maxDepth: 40, maxLineBytes: 1 * MiB, maxLines: 1_000_000, maxValues: 1_000_000 },
+  /** Launch records (check-launch): the mock stops writing at 16 MiB; several processes may each add a line after that. Lines are checked by src/core/host/record.ts. */
+  record: { what: "launch record", maxBytes: 32 * MiB, maxDepth: 32, maxLineBytes: 8 * MiB, maxLines: 1_000_000, maxValues: 4_000_000 },
 };
 
 /**

@@ -81,7 +81,7 @@ export function combineResults(results: readonly ClauseResult[]): ClauseResult {
 }
 
 function catalogueOrder(protocol: RunReport["protocol"]): string[] {
-  return protocol === "provider" || protocol === "agent-cli" ? loadCatalogue(protocol).map((c) => c.id) : [];
+  return protocol === "policy-test" ? [] : loadCatalogue(protocol).map((c) => c.id);
 }
 
 const unique = (items: readonly string[]): string[] => [...new Set(items)];

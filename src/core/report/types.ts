@@ -2,8 +2,10 @@
 
 export type Level = "MUST" | "SHOULD" | "MAY";
 export type Protocol = "provider" | "agent-cli";
-/** What a report is about: a protocol's clauses, or a Provider's policy-test cases (one entry per case). */
-export type ReportProtocol = Protocol | "policy-test";
+/** A catalogue of clauses (suites/<protocol>/): the two protocols, and the host side of both (check-launch). */
+export type SuiteProtocol = Protocol | "host";
+/** What a report is about: a catalogue's clauses, or a Provider's policy-test cases (one entry per case). */
+export type ReportProtocol = SuiteProtocol | "policy-test";
 export type ClauseStatus = "pass" | "fail" | "skip" | "not-applicable";
 
 export interface ClauseSource {

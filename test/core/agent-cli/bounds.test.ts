@@ -1,6 +1,6 @@
 /**
- * One stated bound per clause: every time an agent-cli clause mentions ("500 ms", "3 s") is a
- * bound its check (or the scenario that feeds it) exports, and every exported bound is stated.
+ * One stated bound per clause: every time an agent-cli or host clause mentions ("500 ms", "3 s")
+ * is a bound its check (or the scenario that feeds it) exports, and every exported bound is stated.
  * docs/clauses.md is generated from the same YAML, so it says the same.
  */
 import { describe, expect, it } from "vitest";
@@ -11,9 +11,10 @@ import { SILENCE_BOUNDS } from "../../../src/core/agent-cli/checks/output.js";
 import { TERMINATION_BOUNDS, terminationChecks } from "../../../src/core/agent-cli/checks/termination.js";
 import { TURNS_BOUNDS } from "../../../src/core/agent-cli/checks/turns.js";
 import { loadCatalogue } from "../../../src/core/clauses/catalogue.js";
+import { HOST_BOUNDS } from "../../../src/core/host/helpers.js";
 import type { TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 
-const BOUNDS: Readonly<Record<string, readonly number[]>> = { ...FAILURE_BOUNDS, ...SILENCE_BOUNDS, ...TERMINATION_BOUNDS, ...MANAGED_BOUNDS, ...TURNS_BOUNDS };
+const BOUNDS: Readonly<Record<string, readonly number[]>> = { ...FAILURE_BOUNDS, ...SILENCE_BOUNDS, ...TERMINATION_BOUNDS, ...MANAGED_BOUNDS, ...TURNS_BOUNDS, ...HOST_BOUNDS };
 const DURATION = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|seconds?)\b/g;
 
 /** Every duration a text mentions, in ms. */
@@ -21,9 +22,9 @@ function durations(text: string): number[] {
   return [...text.matchAll(DURATION)].map((m) => Number(m[1]) * (m[2]?.startsWith("m") === true ? 1 : 1000));
 }
 
-const clauses = loadCatalogue("agent-cli");
+const clauses = [...loadCatalogue("agent-cli"), ...loadCatalogue("host")];
 
-describe("agent-cli clauses state the bounds their checks use", () => {
+describe("agent-cli and host clauses state the bounds their checks use", () => {
   it("finds durations however they are written", () => {
     expect(durations("within 500 ms, 3 s or 1.5 seconds; not 4 MiB, HTTP 500 or retry-after 0")).toEqual([500, 3000, 1500]);
   });

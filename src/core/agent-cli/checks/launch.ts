@@ -41,6 +41,11 @@ export interface UrlUse {
 
 /** http(s) URLs anywhere in the prefix args and the child environment values. */
 export function urlsIn(facts: LaunchFacts): UrlUse[] {
+  return urlsOf(facts.prefixArgs, facts.env, "prefix argument");
+}
+
+/** http(s) URLs anywhere in arguments (named `argWord N`, from 1) and environment values. */
+export function urlsOf(args: readonly string[], env: Readonly<Record<string, string>>, argWord: string): UrlUse[] {
   const found: UrlUse[] = [];
   const scan = (text: string, where: string): void => {
     for (const match of text.matchAll(/\bhttps?:\/\/[^\s"'<>]+/gi)) {
@@ -51,12 +56,13 @@ export function urlsIn(facts: LaunchFacts): UrlUse[] {
       }
     }
   };
-  facts.prefixArgs.forEach((arg, index) => scan(arg, `prefix argument ${index + 1}`));
-  for (const [name, value] of Object.entries(facts.env)) scan(value, `env ${name}`);
+  args.forEach((arg, index) => scan(arg, `${argWord} ${index + 1}`));
+  for (const [name, value] of Object.entries(env)) scan(value, `env ${name}`);
   return found;
 }
 
-const remote = (use: UrlUse): boolean => !LOOPBACK.has(use.url.hostname);
+/** Whether a URL points off this machine (its host is not localhost, 127.0.0.1 or [::1]). */
+export const remote = (use: UrlUse): boolean => !LOOPBACK.has(use.url.hostname);
 
 /** The http(s) URLs of the configuration that point off this machine. */
 export function remoteUrls(facts: LaunchFacts): UrlUse[] {

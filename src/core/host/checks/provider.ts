@@ -1,0 +1,82 @@
+import type { Check } from "../../report/judge.js";
+import { eventsOf, lastEvent, noLaunch, notApplicable, perProcess, shown, skip, type Problem, type Unjudged } from "../helpers.js";
+import type { HostProcess, RequestEvent } from "../record.js";
+import type { HostRun } from "../types.js";
+import { OFF_LINUX, shellParent } from "./shell.js";
+
+const ID = "host/provider";
+
+const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((arg, i) => b[i] === arg);
+
+function argvProblems(process: HostProcess, run: HostRun): Problem[] | undefined {
+  const expected = run.expect.args;
+  if (expected !== undefined) return same(process.launch.mockArgs, expected) ? [] : [{ message: "the arguments differ from the configured argv (--expect-args-json)", expected: shown(expected), seen: shown(process.launch.mockArgs) }];
+  const first = run.processes[0];
+  if (first === undefined || run.processes.length < 2) return undefined;
+  return same(process.launch.argv, first.launch.argv) ? [] : [{ message: `the call ran other arguments than the record's first call (pid ${first.pid})`, expected: shown(first.launch.argv), seen: shown(process.launch.argv) }];
+}
+
+function requestProblems(process: HostProcess): Problem[] | undefined {
+  const requests = eventsOf(process, "request");
+  if (requests.length === 0) return undefined;
+  return requests.flatMap((request): Problem[] => {
+    const problem = request.capped === true ? `more than the mock reads (${request.bytes} bytes when it stopped)` : request.documents !== 1 ? `${request.documents} JSON documents` : !request.json ? "something that is not a JSON object" : undefined;
+    return problem === undefined ? [] : [{ message: `the process got ${problem} on stdin`, expected: "exactly one JSON request", events: [request] }];
+  });
+}
+
+function stdinProblems(process: HostProcess): Problem[] | undefined {
+  const ended = eventsOf(process, "stdin-end").length > 0 || eventsOf(process, "request").some((r) => r.capped !== true);
+  if (ended) return [];
+  // The mock stopped reading at its cap: whether the host would have closed stdin is unknown.
+  if (eventsOf(process, "request").length > 0) return undefined;
+  const last = lastEvent(process);
+  return [{ message: "the host never closed stdin: the process ended without reaching the end of its input", expected: "stdin closed after the one request", seen: `last line: ${last.event}`, events: [last] }];
+}
+
+/** budget_ms of a request, from what the recorder kept of its deadline fields. */
+export function budgetOf(request: RequestEvent): number | undefined {
+  const deadline = request.deadline;
+  if (typeof deadline === "number") return deadline;
+  if (typeof deadline === "object" && deadline !== null && !Array.isArray(deadline)) {
+    const budget = (deadline as Record<string, unknown>).budget_ms;
+    if (typeof budget === "number") return budget;
+  }
+  return undefined;
+}
+
+function budgeted(process: HostProcess): { request: RequestEvent; budget: number } | undefined {
+  for (const request of eventsOf(process, "request")) {
+    const budget = budgetOf(request);
+    if (budget !== undefined) return { request, budget };
+  }
+  return undefined;
+}
+
+function deadlineProblems(process: HostProcess, run: HostRun): Problem[] | undefined {
+  const call = budgeted(process);
+  if (call === undefined) return undefined;
+  const bound = call.budget + run.bounds.slackMs;
+  const last = lastEvent(process);
+  const after = Math.round(last.at - process.launch.at);
+  // The end is known from an exit line, or from the last alive line of a process that ignored a signal.
+  const known = last.event === "exit" || last.event === "alive";
+  if (after <= bound) return known ? [] : undefined;
+  const seen = last.event === "exit" ? `exited ${after} ms after its start (reason ${last.reason})` : `still running ${after} ms after its start`;
+  return [{ message: `the invocation ran past its budget_ms of ${call.budget} ms plus the slack of ${run.bounds.slackMs} ms`, expected: `gone within ${bound} ms of its start`, seen, events: [call.request, last] }];
+}
+
+function deadlineNone(run: HostRun): Unjudged {
+  if (run.processes.some((p) => budgeted(p) !== undefined)) {
+    return skip("the record does not show when the calls with a budget ended (killed with SIGKILL while the mock wrote nothing): make the host send SIGTERM first, or add --fault ignore-sigterm so the mock reports while it runs on");
+  }
+  return notApplicable("the record holds no invoke with budget_ms: let the host invoke the mock (--fault slow-invoke:ms=N, N above the budget, shows whether it enforces the deadline)");
+}
+
+export const hostProviderChecks: Check<HostRun>[] = [
+  perProcess(`${ID}/no-shell`, shellParent, (run) => (run.processes.length === 0 ? noLaunch(run) : skip(OFF_LINUX))),
+  perProcess(`${ID}/literal-argv`, argvProblems, (run) => (run.processes.length === 0 ? noLaunch(run) : notApplicable("the record holds one call: give --expect-args-json '[...]' (the configured argv after the executable) or record several calls"))),
+  perProcess(`${ID}/one-request-per-process`, requestProblems, (run) => (run.processes.length === 0 ? noLaunch(run) : skip("no process of the record reached the end of its stdin (see host/provider/stdin-closed)"))),
+  perProcess(`${ID}/stdin-closed`, stdinProblems, noLaunch),
+  perProcess(`${ID}/deadline-enforced`, deadlineProblems, deadlineNone),
+];

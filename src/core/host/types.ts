@@ -1,0 +1,36 @@
+import type { AgentMode } from "../agent-cli/types.js";
+import type { HostProcess, HostProtocol, LaunchRecord } from "./record.js";
+
+/** What the host was configured with, as the user told check-launch (each part optional). */
+export interface HostExpectations {
+  /** --expect-model: the model the host was configured with. */
+  model?: string;
+  /** --expect-mode: AWP_AGENT_CLI_PROTOCOL of the host. */
+  mode?: AgentMode;
+  /** --expect-args-json: the prefix arguments (agent-cli) or the arguments after the executable (provider). */
+  args?: string[];
+  /** --expect-env-json: the configured child environment entries. */
+  env?: Record<string, string>;
+  /** --expect-resume: the session id the host resumed. */
+  resume?: string;
+  /** --remote-opt-in: the host runs with AWP_AGENT_REMOTE_API_OPT_IN=1. */
+  remoteOptIn: boolean;
+}
+
+/** The kit's own bounds of a check-launch run. */
+export interface HostBounds {
+  /** --shutdown-grace: how long the host waits between SIGTERM and SIGKILL. */
+  shutdownGraceMs: number;
+  /** --slack: what the kit allows on top of a grace or a budget (its own choice). */
+  slackMs: number;
+}
+
+/** Everything the host checks judge. */
+export interface HostRun {
+  protocol: HostProtocol;
+  /** The processes of that protocol, in the order they were launched. */
+  processes: HostProcess[];
+  record: LaunchRecord;
+  expect: HostExpectations;
+  bounds: HostBounds;
+}

@@ -1,0 +1,115 @@
+/**
+ * End to end: the small test host (test/host/launch-host.mjs) launches the mock's standalone
+ * bins (package.json "bin") as the contracts say, the mock records the launch
+ * (AWP_CONFORMANCE_MOCK_RECORD), and check-launch judges the record; deliberately broken
+ * launches fail exactly their clauses. The grace is 300 ms on both sides (and the kit's slack
+ * 400 ms) so the test is fast: a late kill at 1100 ms is well past its bound of 700 ms, and an
+ * invoke left running for 1000 ms past its budget of 300 ms plus a slack of 200 ms.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startModelFixture, type ModelFixture } from "../../src/fixtures/index.js";
+import type { RunReport } from "../../src/core/report/types.js";
+import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
+
+const HOST = join(ROOT, "test/host/launch-host.mjs");
+const GRACE = ["--shutdown-grace", "300", "--slack", "400"];
+const bins = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin?: Record<string, string> }).bin ?? {};
+/** The mock's bins by their agreed names; the path is read from package.json, so a rename of the file does not break the test. */
+const mockBin = (name: string): string => {
+  const path = bins[name];
+  if (path === undefined) throw new Error(`package.json has no bin ${name}: the mock (issue 13, part 1) is not in this tree`);
+  return join(ROOT, path);
+};
+
+const temp = useTempDirs("host-launch-");
+let fixture: ModelFixture;
+beforeAll(async () => {
+  fixture = await startModelFixture();
+});
+afterAll(async () => {
+  await fixture?.close();
+});
+
+interface Launch {
+  record: string;
+  env: Record<string, string>;
+}
+
+/** A fresh record file and the configured child environment that points the mock at it. */
+function setup(faults: string): Launch {
+  const dir = temp();
+  const record = join(dir, "record.jsonl");
+  const state = join(dir, "state");
+  mkdirSync(state);
+  const env = { AWP_REFERENCE_API_BASE_URL: fixture.openaiBase, AWP_REFERENCE_STATE_DIR: state, AWP_CONFORMANCE_MOCK_FAULTS: faults, AWP_CONFORMANCE_MOCK_RECORD: record };
+  return { record, env };
+}
+
+async function host(protocol: "agent-cli" | "provider", launch: Launch, args: string[]): Promise<string> {
+  const bin = mockBin(protocol === "provider" ? "awp-conformance-mock-provider" : "awp-conformance-mock-agent-cli");
+  const result = await execa(process.execPath, [HOST, protocol, bin, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AWP_AGENT_CLI_ARGS_JSON: "[]", AWP_AGENT_CLI_ENV_JSON: JSON.stringify(launch.env), AWP_PROVIDER_ENV_JSON: JSON.stringify(launch.env) },
+    extendEnv: false,
+    timeout: 30_000,
+  });
+  return result.stdout;
+}
+
+async function checkLaunch(launch: Launch, options: string[]): Promise<{ code: number; report: RunReport }> {
+  const out = temp();
+  const { code, stderr } = await runCli(["check-launch", launch.record, ...options, "--reporter", "json", "--out", out]);
+  if (code === 2 || code === 3) throw new Error(stderr);
+  return { code, report: readReport(out) };
+}
+
+const statuses = (report: RunReport, status: string): string[] => report.clauses.filter((c) => c.status === status).map((c) => c.id).sort();
+
+// The two hosts run at once: most of each test is waiting (graces, a slow invoke).
+describe.concurrent("a host launching the mock, judged by check-launch", () => {
+  it("agent-cli: a host that follows the launch contract passes every clause; one through a shell, or killing late, fails exactly those", async () => {
+    const good = setup("ignore-sigterm");
+    const shell = setup("ignore-sigterm");
+    const late = setup("ignore-sigterm");
+    const mcp = join(temp(), "mcp.json");
+    writeFileSync(mcp, JSON.stringify({ mcpServers: {} }));
+    const modeArgs = ["--mode", "stream-json", "--model", "mock-model", "--grace", "300"];
+    // A conversation, then the same one resumed with an MCP file, while the broken hosts run.
+    const conversation = async (): Promise<string | undefined> => {
+      const first = await host("agent-cli", good, [...modeArgs, "--turn", "hello", "--turn", "and again"]);
+      const id = (JSON.parse(first) as { sessionId?: string }).sessionId;
+      if (id !== undefined) await host("agent-cli", good, [...modeArgs, "--resume", id, "--mcp-config", mcp]);
+      return id;
+    };
+    const [sessionId] = await Promise.all([conversation(), host("agent-cli", shell, [...modeArgs, "--via-shell"]), host("agent-cli", late, [...modeArgs, "--kill-after", "1100"])]);
+    expect(sessionId).toMatch(/^[A-Za-z0-9._:-]{1,256}$/);
+
+    const configured = ["--expect-model", "mock-model", "--expect-mode", "stream-json", "--expect-args-json", "[]", ...GRACE];
+    const env = (launch: Launch): string[] => ["--expect-env-json", JSON.stringify(launch.env)];
+    const [pass, viaShell, killedLate] = await Promise.all([
+      checkLaunch(good, [...configured, ...env(good), "--expect-resume", sessionId!]),
+      checkLaunch(shell, [...configured, ...env(shell)]),
+      checkLaunch(late, [...configured, ...env(late)]),
+    ]);
+    expect(statuses(pass.report, "fail")).toEqual([]);
+    expect(statuses(pass.report, "skip")).toEqual([]);
+    expect(statuses(pass.report, "not-applicable")).toEqual([]);
+    expect([pass.code, pass.report.summary.passed]).toEqual([0, 16]);
+    // The shell is the parent, and it adds variables of its own (PWD).
+    expect([viaShell.code, statuses(viaShell.report, "fail")]).toEqual([1, ["host/launch/env-allowlist", "host/launch/no-shell"]]);
+    expect([killedLate.code, statuses(killedLate.report, "fail")]).toEqual([1, ["host/shutdown/kill-after-grace"]]);
+  });
+
+  it("provider: one process per call with the invoke ended at its budget passes; a host that lets it run on fails the deadline", async () => {
+    const good = setup("slow-invoke:ms=1000");
+    const lax = setup("slow-invoke:ms=1000");
+    await Promise.all([host("provider", good, ["--budget", "300"]), host("provider", lax, ["--budget", "300", "--no-deadline"])]);
+    // Slack 200 ms: the bound (500 ms) stays below the slow invoke even if the mock took the fakes' budget + 300 ms.
+    const options = ["--expect-args-json", "[]", "--slack", "200"];
+    const [pass, fail] = await Promise.all([checkLaunch(good, options), checkLaunch(lax, options)]);
+    expect([pass.code, pass.report.mode, statuses(pass.report, "pass")]).toEqual([0, "provider", ["host/provider/deadline-enforced", "host/provider/literal-argv", "host/provider/no-shell", "host/provider/one-request-per-process", "host/provider/stdin-closed"]]);
+    expect([fail.code, statuses(fail.report, "fail")]).toEqual([1, ["host/provider/deadline-enforced"]]);
+  });
+});
