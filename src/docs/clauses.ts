@@ -24,7 +24,9 @@ export interface FaultCase {
 }
 
 export interface FaultTable {
-  /** The broken fake the cases run, e.g. test/fakes/provider-fake.mjs. */
+  /** Which mock the table's faults are of. */
+  protocol?: Protocol;
+  /** The broken candidate the cases run, e.g. `awp-conformance mock provider` (src/mocks/). */
   fake: string;
   /** The file listing the cases, e.g. test/integration/provider-faults.ts. */
   table: string;
@@ -32,9 +34,9 @@ export interface FaultTable {
 }
 
 /** Where the fault tables are; the generator script and the docs test load these files. */
-export const FAULT_SOURCES: readonly { fake: string; table: string }[] = [
-  { fake: "test/fakes/provider-fake.mjs", table: "test/integration/provider-faults.ts" },
-  { fake: "test/fakes/agent-cli-fake.mjs", table: "test/integration/agent-cli-faults.ts" },
+export const FAULT_SOURCES: readonly { protocol: Protocol; fake: string; table: string }[] = [
+  { protocol: "provider", fake: "awp-conformance mock provider", table: "test/integration/provider-faults.ts" },
+  { protocol: "agent-cli", fake: "awp-conformance mock agent-cli", table: "test/integration/agent-cli-faults.ts" },
 ];
 
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
@@ -99,7 +101,7 @@ const CLAUSE_TESTS: Readonly<Record<string, string>> = {
 };
 
 /** Escapes catalogue text (trusted, but written as prose) for Markdown; keeps snake_case names readable. */
-function md(text: string): string {
+export function md(text: string): string {
   return text
     .replace(/[\\`*[\]|$~]/g, (c) => `\\${c}`)
     .replace(/&/g, "&amp;")
@@ -109,7 +111,7 @@ function md(text: string): string {
 }
 
 const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-const code = (text: string): string => `\`${text}\``;
+export const code = (text: string): string => `\`${text}\``;
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 function levelCounts(clauses: readonly Clause[]): string {
@@ -155,7 +157,7 @@ function describeCase(table: FaultTable, c: FaultCase, clause: string): string {
 }
 
 function provedBy(clause: Clause, faults: readonly FaultTable[] | undefined): string {
-  if (faults === undefined) return "the broken fakes in `test/fakes/`, see `test/integration/*-faults.ts`";
+  if (faults === undefined) return "the mock faults of `src/mocks/` (docs/mocks.md), see `test/integration/*-faults.ts`";
   const found = faults.flatMap((table) => {
     const cases = table.cases.filter((c) => c.fails.includes(clause.id)).map((c) => describeCase(table, c, clause.id));
     return cases.length > 0 ? [`${cases.join("; ")}; listed in ${code(table.table)}`] : [];
