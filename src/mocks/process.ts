@@ -144,21 +144,18 @@ export interface SignalRecorder {
 type Listener = (...args: unknown[]) => void;
 
 /**
- * Installs the handlers. `ignoredBy(signal)` names the fault that ignores this delivery
- * (undefined: it is not ignored).
+ * Takes over the signal handlers. `ignoredBy(signal)` names the fault that ignores this
+ * delivery (undefined: it is not ignored); `mayIgnoreSigterm` says whether any fault might.
+ * Our handler for a signal is installed when it is needed and never before, so a mock
+ * without a recorder or an ignoring fault has exactly the handlers the reference has: one for
+ * each signal the reference listens to; with a recorder, one for each of the three.
  */
-export function ownSignals(ignoredBy: (signal: SignalName) => string | undefined, recorder: SignalRecorder | undefined): void {
+export function ownSignals(ignoredBy: (signal: SignalName) => string | undefined, recorder: SignalRecorder | undefined, mayIgnoreSigterm: boolean): void {
   const held: Record<SignalName, Listener[]> = { SIGTERM: [], SIGINT: [], SIGHUP: [] };
   const realOn = process.on;
-  const capture = function (this: NodeJS.Process, event: string | symbol, listener: Listener): NodeJS.Process {
-    if (!isOwned(event)) return realOn.call(this, event, listener);
-    held[event].push(listener);
-    return this;
-  };
-  process.on = capture as typeof process.on;
-  process.addListener = capture as typeof process.addListener;
+  const installed = new Set<SignalName>();
 
-  for (const signal of OWNED) {
+  const handlerOf = (signal: SignalName): (() => void) => {
     const handler = (): void => {
       const fault = ignoredBy(signal);
       if (fault !== undefined) {
@@ -179,6 +176,22 @@ export function ownSignals(ignoredBy: (signal: SignalName) => string | undefined
       process.removeListener(signal, handler);
       process.kill(process.pid, signal);
     };
-    realOn.call(process, signal, handler);
-  }
+    return handler;
+  };
+  const install = (signal: SignalName): void => {
+    if (installed.has(signal)) return;
+    installed.add(signal);
+    realOn.call(process, signal, handlerOf(signal));
+  };
+
+  const capture = function (this: NodeJS.Process, event: string | symbol, listener: Listener): NodeJS.Process {
+    if (!isOwned(event)) return realOn.call(this, event, listener);
+    held[event].push(listener);
+    install(event);
+    return this;
+  };
+  process.on = capture as typeof process.on;
+  process.addListener = capture as typeof process.addListener;
+  if (recorder !== undefined) for (const signal of OWNED) install(signal);
+  else if (mayIgnoreSigterm) install("SIGTERM");
 }

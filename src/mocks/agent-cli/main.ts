@@ -6,13 +6,12 @@
  * reference through the hooks of hooks.ts; everything else is the reference's own behaviour,
  * imported, never copied. Without faults the mock is the reference.
  */
-import type { ActiveFault, FaultInfo } from "../catalogue/types.js";
+import { implementationOf, type ActiveFault, type FaultInfo, type FaultModules } from "../catalogue/types.js";
 import { createState, saneModel, splitArgv, type AgentFault } from "./state.js";
 import { exampleUrl, noteExit, ownSignals, type MockContext } from "../process.js";
 import type { MockRecorder } from "../record.js";
 import { installHooks, type AgentHooks } from "./hooks.js";
 
-/** Each implementation module holds the faults of some catalogue groups; it loads only when one of them is asked for. */
 type Table = Readonly<Record<string, AgentFault>>;
 const wire = async (): Promise<Table> => (await import("./faults-wire.js")).WIRE_FAULTS;
 const model = async (): Promise<Table> => (await import("./faults-model.js")).MODEL_FAULTS;
@@ -20,7 +19,7 @@ const consistency = async (): Promise<Table> => (await import("./faults-consiste
 const processes = async (): Promise<Table> => (await import("./faults-process.js")).PROCESS_FAULTS;
 const managed = async (): Promise<Table> => (await import("./faults-managed.js")).MANAGED_FAULTS;
 
-export const AGENT_MODULES: Readonly<Record<string, () => Promise<Table>>> = {
+export const AGENT_MODULES: FaultModules<AgentFault> = {
   output: wire,
   session: wire,
   turns: wire,
@@ -36,11 +35,7 @@ export const AGENT_MODULES: Readonly<Record<string, () => Promise<Table>>> = {
   "managed tasks": managed,
 };
 
-export async function agentFault(info: FaultInfo): Promise<AgentFault> {
-  const make = (await AGENT_MODULES[info.group]?.())?.[info.name];
-  if (make === undefined) throw new Error(`the agent-cli fault ${info.name} (group ${info.group}) has no implementation`);
-  return make;
-}
+export const agentFault = (info: FaultInfo): Promise<AgentFault> => implementationOf(AGENT_MODULES, info);
 
 export async function runAgentCli(faults: readonly ActiveFault[], args: readonly string[], ctx: MockContext, recorder: MockRecorder | undefined): Promise<void> {
   const named = await Promise.all(faults.map(async (f) => ({ name: f.info.name, hooks: (await agentFault(f.info))(f.params, ctx) })));
@@ -49,7 +44,8 @@ export async function runAgentCli(faults: readonly ActiveFault[], args: readonly
   process.argv = [process.argv[0] ?? process.execPath, process.argv[1] ?? "", ...saneModel(desktop)];
 
   const state = createState(desktop);
-  ownSignals((signal) => (signal === "SIGTERM" ? named.find((n) => n.hooks.ignoreSigterm?.(state) === true)?.name : undefined), recorder);
+  const ignoring = named.filter((n) => n.hooks.ignoreSigterm !== undefined);
+  ownSignals((signal) => (signal === "SIGTERM" ? ignoring.find((n) => n.hooks.ignoreSigterm?.(state) === true)?.name : undefined), recorder, ignoring.length > 0);
   for (const hook of hooks) {
     // A fault that replaces the reference (it never answers) is the whole program from here.
     if ((await hook.startup?.(state)) === "replace") return;

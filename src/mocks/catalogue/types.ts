@@ -84,3 +84,13 @@ export function countParam(params: FaultParams, name: string): number {
 export function textParam(params: FaultParams, name: string): string {
   return String(params[name] ?? "");
 }
+
+/** Fault implementations by catalogue group: each module holds the faults of some groups and loads only when one of them is asked for. */
+export type FaultModules<T> = Readonly<Record<string, () => Promise<Readonly<Record<string, T>>>>>;
+
+/** A fault's implementation, from the module of its group. */
+export async function implementationOf<T>(modules: FaultModules<T>, info: FaultInfo): Promise<T> {
+  const make = (await modules[info.group]?.())?.[info.name];
+  if (make === undefined) throw new Error(`the ${info.protocol} fault ${info.name} (group ${info.group}) has no implementation`);
+  return make;
+}

@@ -3,7 +3,7 @@
  * given faults, one process per request as the contract says. Everything but the faults is
  * the reference's behaviour, imported from examples/, so a fault shows up alone.
  */
-import type { ActiveFault, FaultInfo } from "../catalogue/types.js";
+import { implementationOf, type ActiveFault, type FaultInfo, type FaultModules } from "../catalogue/types.js";
 import { crashNow, exampleUrl, forever, noteExit, ownSignals, sleep, type MockContext, type Obj } from "../process.js";
 import type { MockRecorder } from "../record.js";
 import type { ProviderFault, ProviderHooks, ReferenceProvider } from "./hooks.js";
@@ -51,12 +51,11 @@ function answer(ref: ReferenceProvider, hooks: readonly ProviderHooks[], request
   return { text, exitCode };
 }
 
-/** Each implementation module holds the faults of some catalogue groups; it loads only when one of them is asked for. */
 type Table = Readonly<Record<string, ProviderFault>>;
 const answers = async (): Promise<Table> => (await import("./faults-answers.js")).ANSWER_FAULTS;
 const processes = async (): Promise<Table> => (await import("./faults-process.js")).PROCESS_FAULTS;
 
-export const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Table>>> = {
+export const PROVIDER_MODULES: FaultModules<ProviderFault> = {
   transport: answers,
   envelope: answers,
   describe: answers,
@@ -67,17 +66,14 @@ export const PROVIDER_MODULES: Readonly<Record<string, () => Promise<Table>>> = 
   "fuzz only": processes,
 };
 
-export async function providerFault(info: FaultInfo): Promise<ProviderFault> {
-  const make = (await PROVIDER_MODULES[info.group]?.())?.[info.name];
-  if (make === undefined) throw new Error(`the provider fault ${info.name} (group ${info.group}) has no implementation`);
-  return make;
-}
+export const providerFault = (info: FaultInfo): Promise<ProviderFault> => implementationOf(PROVIDER_MODULES, info);
 
 export async function runProvider(faults: readonly ActiveFault[], _args: readonly string[], ctx: MockContext, recorder: MockRecorder | undefined): Promise<void> {
   const reference = loadReference();
   const named = await Promise.all(faults.map(async (f) => ({ name: f.info.name, hooks: (await providerFault(f.info))(f.params, ctx) })));
   const hooks = named.map((n) => n.hooks);
-  ownSignals((signal) => (signal === "SIGTERM" ? named.find((n) => n.hooks.ignoreSigterm === true)?.name : undefined), recorder);
+  const ignoring = named.find((n) => n.hooks.ignoreSigterm === true)?.name;
+  ownSignals((signal) => (signal === "SIGTERM" ? ignoring : undefined), recorder, ignoring !== undefined);
   const ref = await reference;
   for (const hook of hooks) await hook.startup?.();
 
