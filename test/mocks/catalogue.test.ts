@@ -24,6 +24,14 @@ describe("the mock fault catalogue", () => {
     }
   });
 
+  it("keeps each group's faults together, so the listing and the docs show every group once", () => {
+    for (const protocol of ["agent-cli", "provider"] as const) {
+      const groups = CATALOGUE.filter((f) => f.protocol === protocol).map((f) => f.group);
+      const runs = groups.filter((g, i) => g !== groups[i - 1]);
+      expect(new Set(runs).size, protocol).toBe(runs.length);
+    }
+  });
+
   it("is implemented exactly: every fault by the module of its group, and no implementation outside the catalogue", async () => {
     for (const f of CATALOGUE) await expect(f.protocol === "agent-cli" ? agentFault(f) : providerFault(f), f.name).resolves.toBeTypeOf("function");
     const listed = new Set(CATALOGUE.map((f) => `${f.protocol}/${f.name}`));

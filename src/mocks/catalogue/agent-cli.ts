@@ -81,10 +81,6 @@ const WIRE: readonly FaultEntry[] = [
   { name: "offer-no-tools", group: "turns", does: "Not a fault: a chat-only CLI whose model requests offer no tools.", host: R.toolProgress },
   { name: "hide-tool-use", group: "turns", does: "Drops the assistant events that show the model's tool calls.", host: R.toolProgress },
 
-  // ---- input
-  { name: "exit-on-malformed", group: "input", does: "Exits 1 when a non-blank input line is not JSON.", host: R.wellFormedInput },
-  { name: "mcp-path-as-prompt", group: "input", does: "Appends the --mcp-config path to the user's text sent to the model.", host: R.modelSide, kitOnly: "the kit's model fixture sees the prompt" },
-
   // ---- resume
   { name: "error-after-resume", group: "resume", does: "A process started with --resume fails every turn with unknown_session, without showing the streamed answer.", host: R.resumeFailure },
   { name: "new-id-on-resume", group: "resume", does: "Started with --resume ID, it reports session_id new-ID.", host: R.resumeId },
@@ -115,9 +111,11 @@ const WIRE: readonly FaultEntry[] = [
 const MODEL = "the kit's model fixture sees it";
 const BRIDGE = "needs the kit's control-plane fixture and its managed-task scenario";
 
-/** What reaches the model or comes back from it, the managed-task bridge, the fuzz-only size bugs. */
+/** Input lines, what reaches the model or comes back from it, the managed-task bridge, the fuzz-only size bugs. */
 const MODEL_SIDE: readonly FaultEntry[] = [
-  // ---- input blocks, as the model receives them
+  // ---- input
+  { name: "exit-on-malformed", group: "input", does: "Exits 1 when a non-blank input line is not JSON.", host: R.wellFormedInput },
+  { name: "mcp-path-as-prompt", group: "input", does: "Appends the --mcp-config path to the user's text sent to the model.", host: R.modelSide, kitOnly: "the kit's model fixture sees the prompt" },
   { name: "drop-text", group: "input", does: "Sends the model \"(empty)\" instead of the selected turn's text.", host: R.modelSide, kitOnly: MODEL, params: [turn("content-1")] },
   { name: "drop-image", group: "input", does: "Silently removes image blocks from user lines.", host: R.modelSide, kitOnly: MODEL },
   { name: "drop-document", group: "input", does: "Silently removes document blocks from user lines.", host: R.modelSide, kitOnly: MODEL },
