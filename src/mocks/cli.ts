@@ -3,7 +3,9 @@
  * [--protocol P] [--json]`. src/cli/main.ts calls this before yargs or the kit is loaded, so a
  * host configured with `awp-conformance mock ...` starts as fast as the standalone bins.
  */
-import { MOCK_PROTOCOLS, type MockProtocol } from "./catalogue/types.js";
+import type { MockProtocol } from "./catalogue/types.js";
+
+const MOCK_PROTOCOLS: readonly MockProtocol[] = ["agent-cli", "provider"];
 
 const USAGE = `Usage:
   awp-conformance mock agent-cli|provider [--fault NAME[:k=v,...]]... [--seed N] [--record FILE] [--] [host args...]

@@ -17,7 +17,7 @@
  * Faults apply in order: the environment's first, then the flags; a fault named again
  * replaces the earlier one (keeping its place).
  */
-import type { ActiveFault, FaultInfo, FaultParam, MockProtocol } from "./catalogue/types.js";
+import type { ActiveFault, FaultEntry, FaultInfo, FaultModules, FaultParam, FaultParams, MockProtocol, ParamKind } from "./catalogue/types.js";
 import { seededRandom, type MockContext } from "./process.js";
 import type { MockRecorder } from "./record.js";
 
@@ -212,4 +212,39 @@ export function mockBin(program: MockProgram): void {
     process.stderr.write(`awp-conformance-mock: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   });
+}
+
+// ---- building catalogue entries, reading parameters, finding implementations
+
+/** A parameter of a catalogue entry, with the default that keeps today's behaviour. */
+export function param(name: string, kind: ParamKind, value: number | string, about: string): FaultParam {
+  return { name, kind, default: value, about };
+}
+
+/** A catalogue table's entries with their protocol (and no parameters unless given). */
+export function entries(protocol: MockProtocol, list: readonly FaultEntry[]): FaultInfo[] {
+  return list.map((e) => ({ ...e, protocol, params: e.params ?? [] }));
+}
+
+/** The agent-cli turn selector parameter with its default. */
+export function turnParam(value: string): FaultParam {
+  return param("turn", "turn", value, "which turn: N is the Nth user turn; a kit turn tag (basic-2) is the turn the kit tagged so, or, when the input carries no kit tags, the tag's number");
+}
+
+/** A number parameter's value (the checks made sure it is one). */
+export function countParam(params: FaultParams, name: string): number {
+  const value = params[name];
+  return typeof value === "number" ? value : Number(value);
+}
+
+/** A text parameter's value. */
+export function textParam(params: FaultParams, name: string): string {
+  return String(params[name] ?? "");
+}
+
+/** A fault's implementation, from the module of its group. */
+export async function implementationOf<T>(modules: FaultModules<T>, info: FaultInfo): Promise<T> {
+  const make = (await modules[info.group]?.())?.[info.name];
+  if (make === undefined) throw new Error(`the ${info.protocol} fault ${info.name} (group ${info.group}) has no implementation`);
+  return make;
 }

@@ -2,7 +2,7 @@
  * The agent-cli faults that make what the CLI tells the host disagree with what its model did
  * (suites/agent-cli/consistency.yaml): each breaks exactly one clause.
  */
-import { textParam } from "../catalogue/types.js";
+import { textParam } from "../run.js";
 import { at, isObj, line, list, type Obj } from "../process.js";
 import { isResult, turnSelected, type AgentFault } from "./state.js";
 

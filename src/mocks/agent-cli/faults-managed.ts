@@ -6,7 +6,7 @@
  */
 import { at, isObj, list, parseObject, randomBytesFrom, type Obj } from "../process.js";
 import { fixed, jsonBody, textOf, turnTag, type AgentFault } from "./state.js";
-import type { AgentHooks } from "./hooks.js";
+import type { AgentHooks } from "./main.js";
 
 const TOOL = "awp_run_managed_task";
 const isTasksUrl = (url: unknown): boolean => /\/v1\/tasks(?:$|[/?])/.test(String(url));

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { countParam, textParam } from "../catalogue/types.js";
+import { countParam, textParam } from "../run.js";
 import { faultExit, line } from "../process.js";
 import { dropResultOfTurns, editRequest, fakeStream, fixed, isErrorResult, isResult, isSuccess, lastUser, mapText, rewrite, textOf, turnSelected, turnTag, userMessage, withoutBlocks, type AgentFault } from "./state.js";
 

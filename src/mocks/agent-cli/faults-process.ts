@@ -1,5 +1,6 @@
 /** The agent-cli faults on the process: termination, leftovers, and the CLIs that never answer. */
-import { countParam, type FaultParams } from "../catalogue/types.js";
+import type { FaultParams } from "../catalogue/types.js";
+import { countParam } from "../run.js";
 import { parseObject, randomBytesFrom, say } from "../process.js";
 import { fixed, type AgentFault } from "./state.js";
 

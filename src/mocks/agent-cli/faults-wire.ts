@@ -1,5 +1,5 @@
 /** The agent-cli faults on what goes over stdout: output framing, the session, the turns. */
-import { countParam, textParam } from "../catalogue/types.js";
+import { countParam, textParam } from "../run.js";
 import { at, faultExit, isObj, line, list } from "../process.js";
 import { drop, editRequest, fixed, isErrorResult, isResult, isSuccess, rewrite, textOf, turnSelected, userMessage, type AgentFault, type State } from "./state.js";
 

@@ -6,7 +6,7 @@
  */
 import type { FaultParams } from "../catalogue/types.js";
 import { isObj, parseObject, type MockContext, type Obj } from "../process.js";
-import type { AgentHooks } from "./hooks.js";
+import type { AgentHooks } from "./main.js";
 
 /** Flags the Desktop puts after the operator's prefix arguments. */
 const DESKTOP_FLAGS = new Set(["--output-format", "--input-format", "--print", "--verbose", "--model", "--resume", "--mcp-config"]);

@@ -3,7 +3,8 @@
  * with what a correct host (a Desktop launcher, a gateway driving agent CLIs) does about
  * each, in our own words, and the contract section it rests on.
  */
-import { entries, param, turnParam as turn, type FaultEntry, type FaultInfo, type FaultParam, type HostRule } from "./types.js";
+import type { FaultEntry, FaultInfo, FaultParam, HostRule } from "./types.js";
+import { entries, param, turnParam as turn } from "../run.js";
 
 const LAUNCH = "Agent CLI protocol: Launch contract";
 const INPUT = "Agent CLI protocol: Input JSONL";

@@ -3,7 +3,8 @@
  * with what a correct host (aw-host, a gateway running policy providers) does about each,
  * in our own words, and the contract section it rests on.
  */
-import { entries, param, type FaultEntry, type FaultInfo, type FaultParam, type HostRule } from "./types.js";
+import type { FaultEntry, FaultInfo, FaultParam, HostRule } from "./types.js";
+import { entries, param } from "../run.js";
 
 const TRANSPORT = "Provider protocol: Transport contract";
 const METHODS = "Provider protocol: Three methods";

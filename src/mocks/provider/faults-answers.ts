@@ -4,7 +4,7 @@
  * on the response object, on the exit status and on the stdout text.
  */
 import { readdirSync, writeFileSync } from "node:fs";
-import { countParam } from "../catalogue/types.js";
+import { countParam } from "../run.js";
 import { at, isObj, list, type Obj } from "../process.js";
 import type { ProviderFault, ProviderHooks } from "./hooks.js";
 

@@ -3,7 +3,8 @@
  * the process (time, signals, leftovers) and the crashes (the catalogue groups process,
  * robustness, fuzz only).
  */
-import { countParam, textParam, type FaultParams } from "../catalogue/types.js";
+import type { FaultParams } from "../catalogue/types.js";
+import { countParam, textParam } from "../run.js";
 import { at, crashNow, isObj, type MockContext, type Obj } from "../process.js";
 import type { ProviderFault, ProviderHooks } from "./hooks.js";
 

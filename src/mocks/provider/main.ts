@@ -3,7 +3,8 @@
  * given faults, one process per request as the contract says. Everything but the faults is
  * the reference's behaviour, imported from examples/, so a fault shows up alone.
  */
-import { implementationOf, type ActiveFault, type FaultInfo, type FaultModules } from "../catalogue/types.js";
+import type { ActiveFault, FaultInfo, FaultModules } from "../catalogue/types.js";
+import { implementationOf } from "../run.js";
 import { crashNow, exampleUrl, forever, noteExit, ownSignals, sleep, type MockContext, type Obj } from "../process.js";
 import type { MockRecorder } from "../record.js";
 import type { ProviderFault, ProviderHooks, ReferenceProvider } from "./hooks.js";
