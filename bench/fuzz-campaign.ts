@@ -1,5 +1,5 @@
 /**
- * Longer fuzz campaigns than CI runs: each seeded size bug of test/fakes hunted with a budget
+ * Longer fuzz campaigns than CI runs: each seeded size bug of the mocks (src/mocks) hunted with a budget
  * of 300 cases at several seeds (how soon it is found, what it shrinks to, what it costs), and
  * agent-cli sessions per second at --jobs 1 and 2 against the reference CLI.
  */
@@ -17,7 +17,7 @@ const CASES = 300;
 const root = packageRoot();
 
 function agentContext(fault: string | undefined): AgentFuzzContext {
-  const script = fault === undefined ? [join(root, "examples/reference-agent-cli/agent-cli.mjs")] : [join(root, "test/fakes/agent-cli-fake.mjs"), "--fault", fault];
+  const script = fault === undefined ? [join(root, "examples/reference-agent-cli/agent-cli.mjs")] : [join(root, "dist/src/mocks/agent-cli.js"), "--fault", fault];
   const config: LaunchConfig = {
     executable: process.execPath,
     prefixArgs: script,
@@ -37,7 +37,7 @@ function shrunkSize(failure: FuzzFailure | undefined): string {
 }
 
 async function providerCampaign(fault: string): Promise<BenchResult[]> {
-  const argv = [process.execPath, join(root, "test/fakes/provider-fake.mjs"), "--fault", fault];
+  const argv = [process.execPath, join(root, "dist/src/mocks/provider.js"), "--fault", fault];
   const config = { value: { blocked_tools: ["example_tool"] }, document: '{"blocked_tools":["example_tool"]}' };
   const ctx = await prepareProviderFuzz(argv, config, 5000, 6000);
   if ("reason" in ctx) throw new Error(ctx.reason);

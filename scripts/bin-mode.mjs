@@ -1,4 +1,4 @@
-// After the build: the package's bin (dist/src/cli/main.js) must be executable, or
+// After the build: the package's bins (dist/src/cli/main.js, dist/src/mocks/*.js) must be executable, or
 // `npx awp-conformance` in a fresh clone fails with "Permission denied" (tsc writes 0644).
 import { chmodSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";

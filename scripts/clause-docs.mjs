@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Writes docs/clauses.md from suites/ with the built generator (dist/src/docs/clauses.js).
-//   npm run build && node scripts/clause-docs.mjs           regenerate docs/clauses.md
-//   npm run build && node scripts/clause-docs.mjs --check   exit 1 when it is out of date
+// Writes docs/clauses.md from suites/ and docs/mocks.md from the mock fault catalogue
+// (src/mocks/catalogue/) with the built generators (dist/src/docs/clauses.js, mocks.js).
+//   npm run build && node scripts/clause-docs.mjs           regenerate both
+//   npm run build && node scripts/clause-docs.mjs --check   exit 1 when either is out of date
 // The fault tables (test/integration/*-faults.ts) are TypeScript test files that the build
 // leaves out; they are loaded with Vite's module runner, the loader vitest itself uses, so
 // the docs name exactly the fakes the tests run.
@@ -10,7 +11,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const target = join(root, "docs", "clauses.md");
 const built = join(root, "dist", "src", "docs", "clauses.js");
 const regenerate = "npm run build && node scripts/clause-docs.mjs";
 
@@ -26,6 +26,7 @@ if (!existsSync(built)) {
 }
 
 const { renderClauseDocs, faultCasesOf, FAULT_SOURCES } = await import(pathToFileURL(built).href);
+const { renderMockDocs } = await import(pathToFileURL(join(root, "dist", "src", "docs", "mocks.js")).href);
 const { runnerImport } = await import("vite");
 
 const faults = [];
@@ -33,17 +34,27 @@ for (const source of FAULT_SOURCES) {
   const { module } = await runnerImport(join(root, source.table), { root, configFile: false, logLevel: "silent" });
   faults.push({ ...source, cases: faultCasesOf(module) });
 }
-const text = renderClauseDocs(faults);
+const outputs = [
+  { name: "docs/clauses.md", text: renderClauseDocs(faults) },
+  { name: "docs/mocks.md", text: renderMockDocs(faults) },
+];
 
 if (args.includes("--check")) {
-  const current = existsSync(target) ? readFileSync(target, "utf8") : undefined;
-  if (current !== text) {
-    console.error(`clause-docs: docs/clauses.md is ${current === undefined ? "missing" : "out of date"}; regenerate it with: ${regenerate}`);
-    process.exit(1);
+  let stale = false;
+  for (const { name, text } of outputs) {
+    const target = join(root, name);
+    const current = existsSync(target) ? readFileSync(target, "utf8") : undefined;
+    if (current !== text) {
+      console.error(`clause-docs: ${name} is ${current === undefined ? "missing" : "out of date"}; regenerate it with: ${regenerate}`);
+      stale = true;
+    } else console.log(`clause-docs: ${name} is up to date`);
   }
-  console.log("clause-docs: docs/clauses.md is up to date");
+  if (stale) process.exit(1);
 } else {
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, text);
-  console.log(`clause-docs: wrote docs/clauses.md (${text.length} characters)`);
+  for (const { name, text } of outputs) {
+    const target = join(root, name);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text);
+    console.log(`clause-docs: wrote ${name} (${text.length} characters)`);
+  }
 }

@@ -1,85 +1,13 @@
 #!/usr/bin/env node
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
-import { setFlagsFromString } from "node:v8";
-import { KitError } from "../core/errors.js";
-import { kitVersion } from "../core/paths.js";
-import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
-import { admitCommand } from "./commands/admit.js";
-import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
-import { checkLaunchCommand } from "./commands/host.js";
-import { digestCommand, listCommand } from "./commands/misc.js";
-import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
-import { policyTestCommand } from "./commands/policy-test.js";
-import { mergeCommand } from "./commands/merge.js";
-import { reportCommand } from "./commands/report.js";
-import { runCommandDefinition } from "./commands/run.js";
-import { EXIT_CODES_HELP } from "./exit-codes.js";
-
-async function main(argv: string[]): Promise<number> {
-  let code = 0;
-  const setCode = (value: number): void => {
-    code = value;
-  };
-  let y = yargs(argv).scriptName("awp-conformance").version(kitVersion()).parserConfiguration({ "populate--": true, "greedy-arrays": false }).strict();
-  y = runCommandDefinition(y, setCode);
-  y = checkCommand(y, setCode);
-  y = checkLaunchCommand(y, setCode);
-  y = recordCommand(y);
-  y = fixtureCommand(y);
-  y = policyTestCommand(y, setCode);
-  y = fuzzCommand(y, setCode);
-  y = replayCommand(y, setCode);
-  y = reportCommand(y, setCode);
-  y = mergeCommand(y, setCode);
-  y = admitCommand(y, setCode);
-  y = listCommand(y);
-  y = digestCommand(y);
-  await y
-    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, merge, check, check-launch, record, fixture, report, list or digest")
-    .fail((message, error) => {
-      if (error) throw error;
-      throw new KitError("usage", message);
-    })
-    .help()
-    .epilog(EXIT_CODES_HELP)
-    .parseAsync();
-  return code;
-}
-
-// A closed pipe (`| head`) ends the output, not the kit with a stack trace.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
-// The process-group module loads only with the commands that spawn; a command that
-// spawned nothing has no group to end, and for one that did the import is already cached.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    void import("../runner/process-group.js").then(
-      ({ killAllGroups }) => killAllGroups(),
-      () => undefined,
-    ).finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+// The command line's entry. `awp-conformance mock ...` goes to the mock before yargs or the
+// kit is loaded, so a host configured with it starts fast (src/mocks/cli.ts); every other
+// command is the kit (program.ts).
+if (process.argv[2] === "mock") {
+  const { mockCli } = await import("../mocks/cli.js");
+  await mockCli(process.argv.slice(3)).catch((error: unknown) => {
+    process.stderr.write(`awp-conformance-mock: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
   });
+} else {
+  await import("./program.js");
 }
-
-// The kit's memory stays near what it holds: V8 would let the old generation grow to several times
-// the live heap between collections, and a fuzz campaign's megabyte cases are short-lived (peak RSS
-// of a 2,000-case campaign 203 -> ~155 MB, same throughput: npm run bench -- provider-fuzz).
-setFlagsFromString("--heap-growing-percent=20");
-useLauncher();
-main(hideBin(process.argv)).finally(closeLauncher).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof KitError) {
-      process.stderr.write(`awp-conformance: ${error.message} [${error.code}]\n`);
-      process.exitCode = error.exitCode;
-    } else {
-      process.stderr.write(`awp-conformance: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 3;
-    }
-  },
-);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SCENARIOS } from "../core/agent-cli/scenarios.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { packageRoot } from "../core/paths.js";
-import type { Clause, SuiteProtocol } from "../core/report/types.js";
+import type { Clause, Protocol, SuiteProtocol } from "../core/report/types.js";
 import { areaOf, clauseAnchor } from "../reporters/links.js";
 
 /**
@@ -28,7 +28,9 @@ export interface FaultCase {
 }
 
 export interface FaultTable {
-  /** The broken fake the cases run, e.g. test/fakes/provider-fake.mjs; for a record table, the folder of the passing records. */
+  /** Which mock the table's faults are of (none for a record table). */
+  protocol?: Protocol;
+  /** The broken candidate the cases run, e.g. `awp-conformance mock provider` (src/mocks/); for a record table, the folder of the passing records. */
   fake: string;
   /** "record": the cases change a passing launch record instead of running a fake (host clauses). */
   kind?: "record";
@@ -38,9 +40,9 @@ export interface FaultTable {
 }
 
 /** Where the fault tables are; the generator script and the docs test load these files. */
-export const FAULT_SOURCES: readonly { fake: string; table: string; kind?: "record" }[] = [
-  { fake: "test/fakes/provider-fake.mjs", table: "test/integration/provider-faults.ts" },
-  { fake: "test/fakes/agent-cli-fake.mjs", table: "test/integration/agent-cli-faults.ts" },
+export const FAULT_SOURCES: readonly { protocol?: Protocol; fake: string; table: string; kind?: "record" }[] = [
+  { protocol: "provider", fake: "awp-conformance mock provider", table: "test/integration/provider-faults.ts" },
+  { protocol: "agent-cli", fake: "awp-conformance mock agent-cli", table: "test/integration/agent-cli-faults.ts" },
   { fake: "test/fixtures/launch-records", table: "test/core/host/launch-record-cases.ts", kind: "record" },
 ];
 
@@ -119,7 +121,7 @@ const CLAUSE_TESTS: Readonly<Record<string, string>> = {
 };
 
 /** Escapes catalogue text (trusted, but written as prose) for Markdown; keeps snake_case names readable. */
-function md(text: string): string {
+export function md(text: string): string {
   return text
     .replace(/[\\`*[\]|$~]/g, (c) => `\\${c}`)
     .replace(/&/g, "&amp;")
@@ -129,7 +131,7 @@ function md(text: string): string {
 }
 
 const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-const code = (text: string): string => `\`${text}\``;
+export const code = (text: string): string => `\`${text}\``;
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 function levelCounts(clauses: readonly Clause[]): string {
@@ -181,7 +183,7 @@ function describeRecordCase(table: FaultTable, c: FaultCase, clause: string): st
 }
 
 function provedBy(clause: Clause, faults: readonly FaultTable[] | undefined): string {
-  if (faults === undefined) return "the broken fakes in `test/fakes/`, see `test/integration/*-faults.ts`";
+  if (faults === undefined) return "the mock faults of `src/mocks/` (docs/mocks.md), see `test/integration/*-faults.ts`";
   const found = faults.flatMap((table) => {
     const cases = table.cases.filter((c) => c.fails.includes(clause.id)).map((c) => (table.kind === "record" ? describeRecordCase : describeCase)(table, c, clause.id));
     return cases.length > 0 ? [`${cases.join("; ")}; listed in ${code(table.table)}`] : [];

@@ -71,7 +71,7 @@ describe("docs/clauses.md", () => {
   });
 
   it("without the fault tables, points at them instead", () => {
-    expect(renderClauseDocs()).toContain("the broken fakes in `test/fakes/`, see `test/integration/*-faults.ts`");
+    expect(renderClauseDocs()).toContain("the mock faults of `src/mocks/` (docs/mocks.md), see `test/integration/*-faults.ts`");
   });
 
   it.skipIf(!existsSync(`${root}dist/src/docs/clauses.js`))("scripts/clause-docs.mjs --check agrees (needs the build)", () => {

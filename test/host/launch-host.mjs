@@ -8,9 +8,10 @@
 //     prefix args from AWP_AGENT_CLI_ARGS_JSON, configured env from AWP_AGENT_CLI_ENV_JSON (this
 //     process's environment, as the Desktop reads them). One line per turn, waiting for its
 //     terminal event; then SIGTERM, and SIGKILL after the grace. Prints {"sessionId":...}.
-//   node launch-host.mjs provider EXECUTABLE [--budget MS] [--via-shell] [--no-deadline]
+//   node launch-host.mjs provider EXECUTABLE [--budget MS] [--sigkill] [--via-shell] [--no-deadline]
 //     args from AWP_PROVIDER_ARGS_JSON, env the allowlist plus AWP_PROVIDER_ENV_JSON; one process per method (describe, validate_config,
-//     invoke), one request on stdin, stdin closed, the invoke ended at its budget_ms.
+//     invoke), one request on stdin, stdin closed, the invoke ended at its budget_ms (SIGTERM, then
+//     SIGKILL 200 ms later; with --sigkill at once, as the aw host does).
 //
 // Deliberately broken hosts: --via-shell (runs the command line through /bin/sh -c),
 // --kill-after MS (SIGKILL that long after SIGTERM, whatever the grace), --no-deadline (waits
@@ -26,7 +27,7 @@ const [protocol, executable, ...rest] = process.argv.slice(2);
 const options = { turn: [] };
 for (let i = 0; i < rest.length; i++) {
   const name = rest[i].replace(/^--/, "");
-  if (["via-shell", "no-deadline"].includes(name)) options[name] = true;
+  if (["via-shell", "no-deadline", "sigkill"].includes(name)) options[name] = true;
   else if (name === "turn") options.turn.push(rest[++i]);
   else options[name] = rest[++i];
 }
@@ -114,11 +115,13 @@ function sorted(value) {
 async function provider() {
   const budget = number(options.budget, 1000);
   const base = { api_version: "aw-provider/v1alpha1" };
-  const event = { name: "tool.before", agent: { adapter: "test-host", binding_id: "b1", instance_id: null }, session_id: null, tool: { name: "bash", native_name: "bash", call_id: null, input: { command: "ls" }, result: null }, native: {} };
-  const invoke = { ...base, method: "invoke", request_id: "invoke-1", operation: "check", config: {}, config_revision: createHash("sha256").update("{}").digest("hex"), budget_ms: budget, allowed_effects: ["observe"], event };
+  const event = { name: "tool.before", agent: { adapter: "qoder", binding_id: "b1", instance_id: null }, session_id: null, tool: { name: "bash", native_name: "bash", call_id: null, input: { command: "ls" }, result: null }, native: {} };
+  // The reference provider's own configuration shape (the mock behaves like it).
+  const config = { blocked_tools: ["example_tool"] };
+  const invoke = { ...base, method: "invoke", request_id: "invoke-1", operation: "check", config, config_revision: createHash("sha256").update(JSON.stringify(config)).digest("hex"), budget_ms: budget, allowed_effects: ["observe"], event };
   const requests = [
     { ...base, method: "describe", request_id: "describe-1" },
-    { ...base, method: "validate_config", request_id: "validate-1", config: {} },
+    { ...base, method: "validate_config", request_id: "validate-1", config },
     { ...invoke, input_digest: `sha256:${createHash("sha256").update(sorted(invoke)).digest("hex")}` },
   ];
   for (const request of requests) {
@@ -127,8 +130,11 @@ async function provider() {
     child.stdin.end(`${JSON.stringify(request)}\n`);
     const deadline = request.method === "invoke" && !options["no-deadline"];
     if (deadline && !(await within(child.exited, budget))) {
-      signalGroup(child, "SIGTERM");
-      if (!(await within(child.exited, 200))) signalGroup(child, "SIGKILL");
+      if (options.sigkill) signalGroup(child, "SIGKILL");
+      else {
+        signalGroup(child, "SIGTERM");
+        if (!(await within(child.exited, 200))) signalGroup(child, "SIGKILL");
+      }
     }
     await child.exited;
   }

@@ -5,7 +5,7 @@ import { runCli, type CliResult } from "./cli.js";
 // `awp-conformance admit`, run built, against the reference provider and the fake. All runs
 // start together (each is two short provider calls), then the tests read their results.
 const REF = "examples/reference-provider/provider.mjs";
-const FAKE = "test/fakes/provider-fake.mjs";
+const FAKE = "dist/src/mocks/provider.js";
 const CONFIG = ["--config-file", "examples/reference-provider/valid-config.json"];
 
 const RUNS = {

@@ -7,7 +7,7 @@ import type { RunReport } from "../../src/core/report/types.js";
 import type { AgentCliCase } from "./agent-cli-faults.js";
 import { failing, ROOT, runCli, tempDir } from "./cli.js";
 
-export const FAKE = join(ROOT, "test/fakes/agent-cli-fake.mjs");
+export const FAKE = join(ROOT, "dist/src/mocks/agent-cli.js");
 export const REFERENCE = join(ROOT, "examples/reference-agent-cli/agent-cli.mjs");
 export const MODES = ["awp-jsonl", "stream-json"] as const;
 export type Mode = (typeof MODES)[number];

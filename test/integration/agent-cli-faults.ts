@@ -1,5 +1,5 @@
 /**
- * Every fault of test/fakes/agent-cli-fake.mjs, and every broken launch configuration, with
+ * Every clause fault of the agent-cli mock (src/mocks/agent-cli/), and every broken launch configuration, with
  * the exact agent-cli clauses a run must fail. Runs are limited to the scenarios that show
  * the fault (clauses no scenario judged are skipped; the exact set is over judged clauses).
  */
@@ -93,7 +93,7 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
   { name: "ignore-sigterm-idle", fault: "ignore-sigterm-idle", fails: ["agent-cli/termination/sigterm-idle"], scenarios: ["sigterm-idle"] },
   { name: "ignore-sigterm-mid-turn", fault: "ignore-sigterm-mid-turn", fails: ["agent-cli/termination/sigterm-mid-turn"], scenarios: ["sigterm-mid-turn"] },
   { name: "ignore-eof", fault: "ignore-eof", fails: ["agent-cli/termination/stdin-eof"], scenarios: ["basic"], options: ["--turn-timeout", "3000"] },
-  // A grandchild in a new session left running after every launch (test/fakes/leftover-daemon.mjs).
+  // A grandchild in a new session left running after every launch (src/mocks/daemon.ts).
   { name: "leave-daemon-stdout", fault: "leave-daemon-stdout", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
   { name: "leave-daemon-stderr", fault: "leave-daemon-stderr", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
   { name: "leave-daemon-no-fds", fault: "leave-daemon-no-fds", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
@@ -101,7 +101,7 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
 
 const con = (id: string): string => `agent-cli/consistency/${id}`;
 
-/** What the CLI tells the host disagreeing with what its model did (test/fakes/agent-cli-fake-consistency.mjs). */
+/** What the CLI tells the host disagreeing with what its model did (src/mocks/agent-cli/faults-consistency.ts). */
 export const CONSISTENCY_FAULTS: readonly AgentCliCase[] = [
   { name: "last-round-usage", fault: "last-round-usage", fails: [con("usage-matches-model")], scenarios: ["tools"] },
   { name: "invented-tool-id", fault: "invented-tool-id", fails: [con("tool-use-ids")], scenarios: ["tools"] },
@@ -130,7 +130,7 @@ export const LAUNCH_CONFIGS: readonly AgentCliCase[] = [
 
 const mt = (id: string): string => `agent-cli/managed-tasks/${id}`;
 
-/** The managed-task faults (test/fakes/agent-cli-fake-managed.mjs), one clause each (every fake run has the bridge on: REFERENCE_ENV). */
+/** The managed-task faults (src/mocks/agent-cli/faults-managed.ts), one clause each (every fake run has the bridge on: REFERENCE_ENV). */
 export const MANAGED_TASK_FAULTS: readonly AgentCliCase[] = [
   { name: "managed-ignore-gate", fault: "managed-ignore-gate", fails: [mt("gated")], scenarios: ["managed-gated"] },
   { name: "managed-argv-string", fault: "managed-argv-string", fails: [mt("argv-not-shell")], scenarios: ["managed-tasks"] },

@@ -23,9 +23,10 @@ interface Run {
   stderr: string;
 }
 
-async function run(fake: string, mode: string, extra: string[] = []): Promise<Run> {
+/** A run against the agent-cli mock with one fault. */
+async function run(fault: string, mode: string, extra: string[] = []): Promise<Run> {
   const out = temp();
-  const args = ["run", "--protocol", "agent-cli", "--mode", mode, "--turn-timeout", String(TURN_TIMEOUT_MS), "--quiet-window", "300", "--out", out, "--reporter", "console", "--reporter", "json", ...extra, join(ROOT, "test/fakes", fake)];
+  const args = ["run", "--protocol", "agent-cli", "--mode", mode, "--turn-timeout", String(TURN_TIMEOUT_MS), "--quiet-window", "300", "--out", out, "--reporter", "console", "--reporter", "json", ...extra, join(ROOT, "dist/src/mocks/agent-cli.js"), "--", "--fault", fault];
   const result = await runCli(args);
   return { ...result, report: readReport(out) };
 }
@@ -50,8 +51,8 @@ function expectNeverAnswered(r: Run, stdout: RegExp, fails: string[] = ["agent-c
 }
 
 describe("a CLI that never answers gets a complete report after one wave", () => {
-  const silent = run("agent-cli-silent.mjs", "awp-jsonl");
-  const garbage = run("agent-cli-garbage.mjs", "stream-json", ["--quiet"]);
+  const silent = run("silent", "awp-jsonl");
+  const garbage = run("binary-garbage", "stream-json", ["--quiet"]);
 
   it("prints nothing: one failure, the cause first, and one plain progress line per scenario on stderr", async () => {
     const r = await silent;
@@ -72,7 +73,7 @@ describe("a CLI that never answers gets a complete report after one wave", () =>
   it("prints binary garbage without a line break: the same verdict, quoting what it printed and stderr; --quiet prints no progress", async () => {
     const r = await garbage;
     // Output without a line break is also a framing failure of its own, and does not open with system/init (SHOULD).
-    expectNeverAnswered(r, /; it wrote \d+ characters on stdout and never a line break, starting ".+"; stderr says: agent-cli-garbage: writing binary data, not JSON lines: make it/, [
+    expectNeverAnswered(r, /; it wrote \d+ characters on stdout and never a line break, starting ".+"; stderr says: awp-conformance-mock: writing binary data, not JSON lines: make it/, [
       "agent-cli/output/no-partial-line",
       "agent-cli/session/init-event",
       "agent-cli/turns/one-terminal-per-turn",

@@ -108,7 +108,7 @@ describe("awp-conformance run", () => {
 
   it("gives each failure a one-line command that replays the exact request", async () => {
     const out = temp();
-    const fake = join(ROOT, "test/fakes/provider-fake.mjs");
+    const fake = join(ROOT, "dist/src/mocks/provider.js");
     const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/invoke/echoes-input-digest", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"), "--out", out, fake, "--", "--fault", "wrong-digest"]);
     expect(result.code).toBe(1);
     const finding = readReport(out).clauses[0]?.findings[0];

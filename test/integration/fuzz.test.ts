@@ -5,7 +5,7 @@ import { kitSchema } from "../../src/core/schema.js";
 import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
-const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
+const FAKE = join(ROOT, "dist/src/mocks/provider.js");
 const CONFIG = ["--config-file", join(ROOT, "test/fakes/provider-lean-config.json")];
 const temp = useTempDirs();
 
@@ -71,7 +71,7 @@ describe("awp-conformance fuzz --protocol provider", () => {
     const fuzzed = clause?.findings.filter((f) => f.foundBy === "fuzz") ?? [];
     expect(fuzzed).toHaveLength(1);
     expect(result.stdout).toMatch(/found by fuzzing: a well-formed request ended in a failed process/);
-    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-2\.json -- .*provider-fake\.mjs --fault crash-on-long-tool-name$/);
+    expect(fuzzed[0]?.reproduce).toMatch(/^awp-conformance replay .*replays\/provider_transport_valid-request-exits-zero-2\.json -- .*mocks\/provider\.js --fault crash-on-long-tool-name$/);
     const [found] = replays(out);
     expect([...request(found!.replay).event.tool.name]).toHaveLength(201);
   });

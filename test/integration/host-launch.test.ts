@@ -102,14 +102,18 @@ describe.concurrent("a host launching the mock, judged by check-launch", () => {
     expect([killedLate.code, statuses(killedLate.report, "fail")]).toEqual([1, ["host/shutdown/kill-after-grace"]]);
   });
 
-  it("provider: one process per call with the invoke ended at its budget passes; a host that lets it run on fails the deadline", async () => {
+  it("provider: one process per call with the invoke ended at its budget passes (SIGTERM first, or SIGKILL at once as aw does); a host that lets it run on fails the deadline", async () => {
     const good = setup("slow-invoke:ms=1000");
+    const killed = setup("slow-invoke:ms=1000");
     const lax = setup("slow-invoke:ms=1000");
-    await Promise.all([host("provider", good, ["--budget", "300"]), host("provider", lax, ["--budget", "300", "--no-deadline"])]);
+    await Promise.all([host("provider", good, ["--budget", "300"]), host("provider", killed, ["--budget", "300", "--sigkill"]), host("provider", lax, ["--budget", "300", "--no-deadline"])]);
     // Slack 200 ms: the bound (500 ms) stays below the slow invoke even if the mock took the fakes' budget + 300 ms.
     const options = ["--expect-args-json", "[]", "--slack", "200"];
-    const [pass, fail] = await Promise.all([checkLaunch(good, options), checkLaunch(lax, options)]);
-    expect([pass.code, pass.report.mode, statuses(pass.report, "pass")]).toEqual([0, "provider", ["host/provider/deadline-enforced", "host/provider/literal-argv", "host/provider/no-shell", "host/provider/one-request-per-process", "host/provider/stdin-closed"]]);
+    const [pass, passKilled, fail] = await Promise.all([checkLaunch(good, options), checkLaunch(killed, options), checkLaunch(lax, options)]);
+    const all = ["host/provider/deadline-enforced", "host/provider/literal-argv", "host/provider/no-shell", "host/provider/one-request-per-process", "host/provider/stdin-closed"];
+    expect([pass.code, pass.report.mode, statuses(pass.report, "pass")]).toEqual([0, "provider", all]);
+    // Killed silently, the mock's heartbeats (every 100 ms while slow-invoke holds it) show when it went.
+    expect([passKilled.code, statuses(passKilled.report, "pass")]).toEqual([0, all]);
     expect([fail.code, statuses(fail.report, "fail")]).toEqual([1, ["host/provider/deadline-enforced"]]);
   });
 });

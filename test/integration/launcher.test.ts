@@ -55,7 +55,7 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
   it("a kit killed with SIGKILL in the middle of a call leaves no candidate and no launcher behind", async () => {
     const args = [
       CLI, "run", "--protocol", "provider", "--out", temp(), "--budget", "60000", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
-      join(ROOT, "test/fakes/provider-fake.mjs"), "--", "--fault", "slow-invoke",
+      join(ROOT, "dist/src/mocks/provider.js"), "--", "--fault", "slow-invoke",
     ];
     const kit = execa(process.execPath, args, { cwd: ROOT, reject: false, timeout: 60_000, env: { NO_COLOR: "1" } });
     const pid = kit.pid as number;

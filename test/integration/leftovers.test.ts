@@ -8,7 +8,7 @@ import { isDead } from "../runner/dead.js";
 import { REFERENCE_ENV } from "./agent-cli-fakes.js";
 
 /**
- * Candidates that leave a daemon in a new session after every launch (test/fakes/leftover-daemon.mjs):
+ * Candidates that leave a daemon in a new session after every launch (src/mocks/daemon.ts):
  * after the kit's run, no process of that run may be left, checked in /proc by the launch marker
  * (AWP_CONFORMANCE_LAUNCH=<kit pid>-…) and, for daemons that dropped their environment, by the
  * marker they carry in their argv. Whatever survives is killed here, so a failure leaves nothing.
@@ -62,11 +62,11 @@ async function runKit(args: string[]): Promise<{ code: number; pid: number; repo
 const runs: Record<string, (fault: string) => string[]> = {
   provider: (fault) => [
     "--protocol", "provider", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
-    "--clause", "provider/transport/no-leftover-processes", join(ROOT, "test/fakes/provider-fake.mjs"), "--", "--fault", fault,
+    "--clause", "provider/transport/no-leftover-processes", join(ROOT, "dist/src/mocks/provider.js"), "--", "--fault", fault,
   ],
   "agent-cli": (fault) => [
     "--protocol", "agent-cli", "--mode", "awp-jsonl", "--scenario", "basic", "--quiet-window", "300",
-    ...Object.entries(REFERENCE_ENV).flatMap(([k, v]) => ["--env", `${k}=${v}`]), join(ROOT, "test/fakes/agent-cli-fake.mjs"), "--", "--fault", fault,
+    ...Object.entries(REFERENCE_ENV).flatMap(([k, v]) => ["--env", `${k}=${v}`]), join(ROOT, "dist/src/mocks/agent-cli.js"), "--", "--fault", fault,
   ],
 };
 

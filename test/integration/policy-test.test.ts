@@ -5,7 +5,7 @@ import { failing, readReport, runCli, useTempDirs, type CliResult } from "./cli.
 
 const CASES = "examples/reference-provider/policy-tests.yaml";
 const REFERENCE = "examples/reference-provider/provider.mjs";
-const FAKE = "test/fakes/provider-fake.mjs";
+const FAKE = "dist/src/mocks/provider.js";
 const BLOCK_CASE = "policy-test/policy-tests/a listed tool is blocked before it runs";
 const temp = useTempDirs("awp-policy-test-");
 

@@ -4,7 +4,7 @@ import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 import { pool } from "./agent-cli-fakes.js";
 import type { FaultCase } from "./provider-faults.js";
 
-const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
+const FAKE = join(ROOT, "dist/src/mocks/provider.js");
 
 /**
  * Runs the built CLI against the fake with one fault and asserts the exact failing clauses.

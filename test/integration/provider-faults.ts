@@ -1,4 +1,4 @@
-/** Every fault of test/fakes/provider-fake.mjs and the exact clauses it must fail. */
+/** Every clause fault of the provider mock (src/mocks/provider/) and the exact clauses it must fail. */
 export interface FaultCase {
   fault: string;
   fails: string[];
@@ -28,7 +28,7 @@ export const TRANSPORT_AND_ENVELOPE: FaultCase[] = [
   { fault: "exit-nonzero-on-reject", fails: [t("valid-request-exits-zero")] },
   { fault: "linger-after-unknown-key", fails: [t("terminates")], options: ["--timeout", "1500"] },
   { fault: "slow-invoke", fails: [t("within-budget")], options: ["--budget", "1500"] },
-  // A grandchild in a new session left running after every call (test/fakes/leftover-daemon.mjs).
+  // A grandchild in a new session left running after every call (src/mocks/daemon.ts).
   { fault: "leave-daemon-stdout", fails: [t("no-leftover-processes")] },
   { fault: "leave-daemon-stderr", fails: [t("no-leftover-processes")] },
   { fault: "leave-daemon-no-fds", fails: [t("no-leftover-processes")] },

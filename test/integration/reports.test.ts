@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { kitSchema } from "../../src/core/schema.js";
 import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
-const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
+const FAKE = join(ROOT, "dist/src/mocks/provider.js");
 const FILES = ["report.json", "report.xml", "report.tap", "report.md", "report.html", "badge.svg", "badge.json"];
 let out = "";
 let code = -1;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { failing, readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const temp = useTempDirs("awp-run-timeout-");
-const FAKE = join(ROOT, "test/fakes/provider-fake.mjs");
+const FAKE = join(ROOT, "dist/src/mocks/provider.js");
 const RUN_TIMEOUT_MS = 4000;
 
 describe("--run-timeout on a provider run", () => {

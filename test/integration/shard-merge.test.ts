@@ -19,7 +19,7 @@ import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
  */
 
 const REFERENCE = { argv: [join(ROOT, "examples/reference-provider/provider.mjs")], configFile: join(ROOT, "examples/reference-provider/valid-config.json"), clauses: 3 };
-const fake = (fault: string): Candidate => ({ argv: [join(ROOT, "test/fakes/provider-fake.mjs"), "--fault", fault], configFile: join(ROOT, "test/fakes/provider-lean-config.json"), clauses: 5 });
+const fake = (fault: string): Candidate => ({ argv: [join(ROOT, "dist/src/mocks/provider.js"), "--fault", fault], configFile: join(ROOT, "test/fakes/provider-lean-config.json"), clauses: 5 });
 type Candidate = typeof REFERENCE;
 
 /**

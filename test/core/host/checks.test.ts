@@ -83,7 +83,19 @@ describe("the timed host clauses use exactly the bound they state", () => {
   it("deadline-enforced skips, saying what to change, when every budgeted call was killed silently", () => {
     const lines = readRecord(PROVIDER_RECORD).filter((l) => !(l.pid === 5003 && (l.event === "signal" || l.event === "exit")));
     const judged = judgeLines(lines, "provider", PROVIDER_EXPECT);
-    expect(judged.results.find((r) => r.id === "host/provider/deadline-enforced")).toMatchObject({ status: "skip", reason: expect.stringContaining("send SIGTERM first") });
+    expect(judged.results.find((r) => r.id === "host/provider/deadline-enforced")).toMatchObject({ status: "skip", reason: expect.stringContaining("--fault slow-invoke:ms=N") });
+  });
+
+  it("deadline-enforced judges a SIGKILL at the deadline (aw's way) by the mock's heartbeats: the last one near budget_ms passes, beats long past it fail", () => {
+    const killed = readRecord(PROVIDER_RECORD).filter((l) => !(l.pid === 5003 && (l.event === "signal" || l.event === "exit")));
+    const beats = (untilMs: number): typeof killed => {
+      const request = killed.find((l) => l.pid === 5003 && l.event === "request");
+      const at = (request?.at as number) ?? 0;
+      return Array.from({ length: Math.floor(untilMs / 100) }, (_, i) => ({ v: 1, protocol: "provider", pid: 5003, at: at + 100 * (i + 1), event: "alive" }));
+    };
+    const status = (lines: typeof killed): string | undefined => judgeLines(lines, "provider", PROVIDER_EXPECT).results.find((r) => r.id === "host/provider/deadline-enforced")?.status;
+    expect(status([...killed, ...beats(500)])).toBe("pass");
+    expect(status([...killed, ...beats(2500)])).toBe("fail");
   });
 });
 

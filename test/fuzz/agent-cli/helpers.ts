@@ -9,7 +9,7 @@ import type { AgentStep } from "../../../src/fuzz/types.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const REFERENCE = `${ROOT}examples/reference-agent-cli/agent-cli.mjs`;
-export const FAKE = `${ROOT}test/fakes/agent-cli-fake.mjs`;
+export const FAKE = `${ROOT}dist/src/mocks/agent-cli.js`;
 
 /** The environment the reference (and so the fake) needs, as src/cli/bundled.ts gives it. */
 const REFERENCE_ENV: Record<string, string> = {

@@ -10,7 +10,7 @@ import { evaluateProviderCase } from "../../../src/fuzz/provider-run.js";
 import type { ProviderCase } from "../../../src/fuzz/types.js";
 import { ctx } from "./fixtures.js";
 
-const FAKE = join(import.meta.dirname, "../../fakes/provider-fake.mjs");
+const FAKE = join(import.meta.dirname, "../../../dist/src/mocks/provider.js");
 const target = { argv: [process.execPath, FAKE, "--fault", "zmij-only"], config: ctx.config, timeoutMs: 10_000 };
 const digestOf = (c: ProviderCase): string => String((parseJson(c.bytes, { numbers: "lossless" }).value as JsonObject).input_digest);
 

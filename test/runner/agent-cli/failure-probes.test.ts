@@ -1,7 +1,7 @@
 /**
  * The failure probes' bound is --stall-timeout, not --turn-timeout: a CLI that gives up on a
  * stalled model later than the per-turn timeout but within the stall timeout passes (the
- * fake's slow-stall-give-up fault takes 40 s by default; here a few seconds, with the bounds
+ * mock's slow-stall-give-up fault takes 40 s by default; here a few seconds, with the bounds
  * scaled down alike), and one that takes longer than the stall timeout fails with the bound
  * and without a word about the turn queued behind it. The probes also run beside the other
  * scenarios, outside --jobs.
@@ -15,7 +15,7 @@ import type { ClauseResult } from "../../../src/core/report/types.js";
 import { DEFAULT_BOUNDS, type ScenarioName } from "../../../src/core/agent-cli/scenarios.js";
 import { boundsFrom, recordAgentCliRun, stallLimitFor, type AgentCliSuiteOptions } from "../../../src/runner/agent-cli/driver.js";
 
-const FAKE = fileURLToPath(new URL("../../fakes/agent-cli-fake.mjs", import.meta.url));
+const FAKE = fileURLToPath(new URL("../../../dist/src/mocks/agent-cli.js", import.meta.url));
 const STALL = "agent-cli/failures/model-stall";
 /** When the fake gives up on the stalled model. */
 const GIVE_UP_MS = 3000;
@@ -23,8 +23,8 @@ const GIVE_UP_MS = 3000;
 function launch(giveUpMs: number): Pick<AgentCliSuiteOptions, "config" | "facts"> {
   return readLaunch({
     candidate: FAKE,
-    rest: ["--fault", "slow-stall-give-up"],
-    env: ["AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}", `AWP_FAKE_STALL_GIVE_UP_MS=${giveUpMs}`],
+    rest: ["--fault", `slow-stall-give-up:ms=${giveUpMs}`],
+    env: ["AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}"],
   });
 }
 

@@ -12,11 +12,12 @@ import type { Transcript } from "../../../src/core/agent-cli/types.js";
 import type { ClauseResult } from "../../../src/core/report/types.js";
 import { recordAgentCliRun, type AgentCliSuiteOptions } from "../../../src/runner/agent-cli/driver.js";
 
-const FAKES = fileURLToPath(new URL("../../fakes/", import.meta.url));
+const MOCK = fileURLToPath(new URL("../../../dist/src/mocks/agent-cli.js", import.meta.url));
 const REFERENCE_ENV = ["AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}", "AWP_REFERENCE_TIMEOUT_MS=2000"];
 
-function launch(file: string, rest: string[] = [], env: string[] = REFERENCE_ENV): Pick<AgentCliSuiteOptions, "config" | "facts"> {
-  return readLaunch({ candidate: `${FAKES}${file}`, rest, env });
+/** The agent-cli mock with these faults. */
+function launch(faults: string[], env: string[] = REFERENCE_ENV): Pick<AgentCliSuiteOptions, "config" | "facts"> {
+  return readLaunch({ candidate: MOCK, rest: faults.flatMap((f) => ["--fault", f]), env });
 }
 
 const sends = (t: Transcript): string[] => t.events.flatMap((e) => (e.kind === "send" ? [e.line] : []));
@@ -25,7 +26,7 @@ const byId = (results: readonly ClauseResult[], id: string): ClauseResult | unde
 
 describe("a scenario stops at its first unanswered turn", () => {
   it.concurrent("the later steps are not run, their clause is skipped naming the turn, and the other scenarios run on", async () => {
-    const run = await recordAgentCliRun({ ...launch("agent-cli-fake.mjs", ["--fault", "silent-on-turn"]), scenarios: ["basic", "shutdown"], turnTimeoutMs: 1500, quietWindowMs: 100 });
+    const run = await recordAgentCliRun({ ...launch(["silent-on-turn"]), scenarios: ["basic", "shutdown"], turnTimeoutMs: 1500, quietWindowMs: 100 });
     const basic = run.transcripts.find((t) => t.scenario === "basic") as Transcript;
     // basic-2 went unanswered: stdin was never closed, so stdin-eof was not tried.
     expect(sends(basic).map((line) => /turn=(basic-\d)/.exec(line)?.[1])).toEqual(["basic-1", "basic-2"]);
@@ -48,7 +49,7 @@ describe("a scenario stops at its first unanswered turn", () => {
   }, 30_000);
 
   it.concurrent("an unanswered mcp turn fails one-terminal-per-turn only; mcp-config is skipped, not failed twice", async () => {
-    const run = await recordAgentCliRun({ ...launch("agent-cli-fake.mjs", ["--fault", "silent-on-turn"], [...REFERENCE_ENV, "AWP_FAKE_SILENT_TURN=mcp-1"]), scenarios: ["basic", "mcp"], turnTimeoutMs: 1500, quietWindowMs: 100 });
+    const run = await recordAgentCliRun({ ...launch(["silent-on-turn:turn=mcp-1"]), scenarios: ["basic", "mcp"], turnTimeoutMs: 1500, quietWindowMs: 100 });
     const { results } = judgeAgentRun(run);
     expect(results.filter((r) => r.status === "fail").map((r) => r.id)).toEqual(["agent-cli/turns/one-terminal-per-turn"]);
     expect(byId(results, "agent-cli/input/mcp-config")?.reason).toMatch(/^the CLI did not answer turn 1 \(mcp-1\) of scenario mcp within 1500 ms/);
@@ -59,7 +60,7 @@ describe("a CLI that answers nothing stops the whole run", () => {
   const all: ScenarioName[] = ["basic", "queued", "content", "malformed", "tools", "mcp", "resume", "failures-error", "failures-stall", "shutdown", "sigterm-idle", "sigterm-mid-turn"];
 
   it.concurrent("after one wave: the first wait that runs out stops every running scenario, the rest never start", async () => {
-    const run = await recordAgentCliRun({ ...launch("agent-cli-silent.mjs", [], []), scenarios: all, jobs: 2, turnTimeoutMs: 1000, quietWindowMs: 100 });
+    const run = await recordAgentCliRun({ ...launch(["silent"], []), scenarios: all, jobs: 2, turnTimeoutMs: 1000, quietWindowMs: 100 });
     const stops = run.stops ?? [];
     // Two workers plus the two failure probes ran; at most their four turns in flight ran out
     // (a probe's turn whose request never reached the model is bounded by --turn-timeout too).
@@ -82,7 +83,7 @@ describe("a CLI that answers nothing stops the whole run", () => {
 
   it.concurrent("a CLI whose turns all run late but that speaks JSON is not stopped as a whole", async () => {
     // Every basic and queued turn goes unanswered, but the CLI streams JSON events for them.
-    const run = await recordAgentCliRun({ ...launch("agent-cli-fake.mjs", ["--fault", "silent-on-turn"], [...REFERENCE_ENV, "AWP_FAKE_SILENT_TURN=basic-1"]), scenarios: ["basic", "tools", "mcp"], jobs: 1, turnTimeoutMs: 1500, quietWindowMs: 100 });
+    const run = await recordAgentCliRun({ ...launch(["silent-on-turn:turn=basic-1"]), scenarios: ["basic", "tools", "mcp"], jobs: 1, turnTimeoutMs: 1500, quietWindowMs: 100 });
     expect(run.stops?.map((s) => s.scenario)).toEqual(["basic"]);
     expect(run.transcripts.map((t) => t.scenario)).toEqual(["basic", "tools", "mcp"]);
     const { results } = judgeAgentRun(run);
@@ -94,7 +95,7 @@ describe("--run-timeout", () => {
   it.concurrent("ends every process, judges what was done, and skips the rest naming --run-timeout, without a false failure", async () => {
     const started = performance.now();
     // The stall probe's CLI gives up only after 40 s; the run ends at 4 s.
-    const run = await recordAgentCliRun({ ...launch("agent-cli-fake.mjs", ["--fault", "slow-stall-give-up"]), scenarios: ["basic", "failures-stall", "shutdown"], quietWindowMs: 100, runTimeoutMs: 4000 });
+    const run = await recordAgentCliRun({ ...launch(["slow-stall-give-up"]), scenarios: ["basic", "failures-stall", "shutdown"], quietWindowMs: 100, runTimeoutMs: 4000 });
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(run.stops).toEqual([{ scenario: "failures-stall", cause: "run-timeout", started: true }]);
     expect(run.transcripts.flatMap((t) => t.events).filter((e) => e.kind === "exit").every((e) => e.kind === "exit" && (e.code !== null || e.signal !== null))).toBe(true);

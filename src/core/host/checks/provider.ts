@@ -59,7 +59,7 @@ function deadlineProblems(process: HostProcess, run: HostRun): Problem[] | undef
   const bound = call.budget + run.bounds.slackMs;
   const last = lastEvent(process);
   const after = Math.round(last.at - process.launch.at);
-  // The end is known from an exit line, or from the last alive line of a process that ignored a signal.
+  // The end is known from an exit line, or from the last heartbeat (alive) of a process a fault held or that ignored a signal.
   const known = last.event === "exit" || last.event === "alive";
   if (after <= bound) return known ? [] : undefined;
   const seen = last.event === "exit" ? `exited ${after} ms after its start (reason ${last.reason})` : `still running ${after} ms after its start`;
@@ -68,7 +68,7 @@ function deadlineProblems(process: HostProcess, run: HostRun): Problem[] | undef
 
 function deadlineNone(run: HostRun): Unjudged {
   if (run.processes.some((p) => budgeted(p) !== undefined)) {
-    return skip("the record does not show when the calls with a budget ended (killed with SIGKILL while the mock wrote nothing): make the host send SIGTERM first, or add --fault ignore-sigterm so the mock reports while it runs on");
+    return skip("the record does not show when the calls with a budget ended (killed with SIGKILL before the mock wrote a heartbeat): give the mock --fault slow-invoke:ms=N with N well above budget_ms, so it reports every 100 ms while it runs on");
   }
   return notApplicable("the record holds no invoke with budget_ms: let the host invoke the mock (--fault slow-invoke:ms=N, N above the budget, shows whether it enforces the deadline)");
 }
