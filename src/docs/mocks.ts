@@ -83,6 +83,7 @@ const INTRO: readonly string[] = [
   "|---|---|---|",
   "| `launch` | `argv` (the script path as the exec gave it, then every argument), `mockArgs` (what is left after the mock's own options), `execPath`, `cwd`, `env` (every variable; the value of a name holding key, token, secret, passwd/password, credential or auth, the kit's own rule, is `[redacted]`), `stdin` and `stdout` (`isTTY`, `kind`: pipe, file, tty, socket, null or other), `parent` (`pid`, `comm`, `exe`), `pgid`, `sid`, `faults` (as given); agent-cli also `mcpConfig` (`path`, `exists`, `json`) or null | first line of every process |",
   "| `stdin-line` | `index`, `bytes`, `sha256`, `text` (the first 4096 characters), `truncated`, `json` (null, or `{type}`) | every line the host wrote (agent-cli), before any fault touches it, blank lines too |",
+  "| `stdin-data` | `bytes`: the size of the first chunk | provider: the first bytes of stdin arrived (once; a process killed before it shows none) |",
   "| `stdin-end` | `partial`: bytes of an unterminated last line | stdin reached its end |",
   "| `request` | `bytes`, `documents` (top-level JSON documents on stdin), `method`, `id`, `deadline` (`{budget_ms}` as sent, or null), `json` (one object), `capped` when the input cap was hit | provider, once stdin ended |",
   "| `signal` | `name` (SIGTERM, SIGINT, SIGHUP), `action` (exit or ignored) | each signal |",

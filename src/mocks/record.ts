@@ -7,12 +7,13 @@
 import { appendFileSync, existsSync, fstatSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { basename } from "node:path";
 import { isatty } from "node:tty";
+import { RECORD_HEARTBEAT_MS } from "../core/host/format.js";
 import type { MockProtocol } from "./catalogue/types.js";
 import { exitReason, noteExit, onCrash, type SignalName } from "./process.js";
 import { partialBytes, redactEnv, requestFields, stdinLineFields } from "./record-fields.js";
 
 export const RECORD_CAP_BYTES = 16 * 1024 * 1024;
-const ALIVE_EVERY_MS = 100;
+const ALIVE_EVERY_MS = RECORD_HEARTBEAT_MS;
 const ALIVE_MAX = 600;
 
 /** Appends events to one record file, up to a cap (then one record-full line, and nothing more). */
@@ -129,6 +130,8 @@ function mcpConfigOf(args: readonly string[]): { path: string; exists: boolean; 
 export interface MockRecorder {
   stdinLine(raw: string): void;
   stdinEnd(partial: number): void;
+  /** The first bytes of stdin arrived (the provider mock; written once). */
+  stdinData(bytes: number): void;
   request(bytes: Buffer, capped: boolean): void;
   signal(name: SignalName, action: "exit" | "ignored"): void;
   alive(): void;
@@ -169,6 +172,7 @@ export function openRecorder(file: string, protocol: MockProtocol, launch: { moc
   return {
     stdinLine: (raw) => quietly(() => writer.write("stdin-line", stdinLineFields(lines++, raw))),
     stdinEnd: (partial) => quietly(() => writer.write("stdin-end", { partial })),
+    stdinData: (bytes) => quietly(() => writer.write("stdin-data", { bytes })),
     request: (bytes, capped) =>
       quietly(() => {
         if (!capped) writer.write("stdin-end", { partial: partialBytes(bytes) });
@@ -178,6 +182,8 @@ export function openRecorder(file: string, protocol: MockProtocol, launch: { moc
     alive: () => {
       if (heartbeat !== undefined) return;
       let beats = 0;
+      // One at once: a process killed within the first interval still shows it was running then.
+      quietly(() => writer.write("alive"));
       // Unref'd: the heartbeat never keeps alive a process that would otherwise end.
       heartbeat = setInterval(() => {
         quietly(() => writer.write("alive"));

@@ -40,7 +40,7 @@ function renderFinding(finding: Finding, style: Style): string[] {
   if (finding.expected !== undefined) lines.push(`        expected: ${printable(finding.expected.trimEnd())}`);
   if (finding.seen !== undefined) lines.push(`        seen:     ${indent(finding.seen.trimEnd(), "                  ")}`);
   for (const evidence of finding.evidence ?? []) {
-    const at = evidence.line !== undefined ? ` (line ${evidence.line}, column ${evidence.column})` : "";
+    const at = evidence.line !== undefined ? ` (line ${evidence.line}${evidence.column !== undefined ? `, column ${evidence.column}` : ""})` : "";
     const label = `${evidence.stream ?? "evidence"}${at}:`.padEnd(9);
     lines.push(style.dim(`        ${label} ${indent(evidence.excerpt.slice(0, 300).trimEnd(), "                  ")}`));
   }

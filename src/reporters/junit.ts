@@ -62,7 +62,7 @@ function findingLines(finding: Finding, n: number): string[] {
   if (finding.seen !== undefined) lines.push(`   seen:     ${hang(finding.seen, "             ")}`);
   for (const evidence of finding.evidence ?? []) {
     const seq = evidence.seq !== undefined ? ` #${evidence.seq}` : "";
-    const at = evidence.line !== undefined ? ` (line ${evidence.line}, column ${evidence.column ?? "?"})` : "";
+    const at = evidence.line !== undefined ? ` (line ${evidence.line}${evidence.column !== undefined ? `, column ${evidence.column}` : ""})` : "";
     lines.push(`   ${evidence.stream ?? "evidence"}${seq}${at}: ${hang(evidence.excerpt, "     ")}`);
   }
   if (finding.reproduce !== undefined) lines.push(`   reproduce: ${hang(finding.reproduce, "              ")}`);

@@ -90,7 +90,7 @@ function findingMap(finding: Finding): YamlMap {
 }
 
 function evidenceLine(e: Evidence): string {
-  const at = e.line !== undefined ? ` (line ${e.line}, column ${e.column ?? "?"})` : "";
+  const at = e.line !== undefined ? ` (line ${e.line}${e.column !== undefined ? `, column ${e.column}` : ""})` : "";
   return `${e.stream ?? "evidence"}${e.seq !== undefined ? ` #${e.seq}` : ""}${at}: ${e.excerpt}`;
 }
 

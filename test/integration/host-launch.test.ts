@@ -2,9 +2,10 @@
  * End to end: the small test host (test/host/launch-host.mjs) launches the mock's standalone
  * bins (package.json "bin") as the contracts say, the mock records the launch
  * (AWP_CONFORMANCE_MOCK_RECORD), and check-launch judges the record; deliberately broken
- * launches fail exactly their clauses. The grace is 300 ms on both sides (and the kit's slack
- * 400 ms) so the test is fast: a late kill at 1100 ms is well past its bound of 700 ms, and an
- * invoke left running for 1000 ms past its budget of 300 ms plus a slack of 200 ms.
+ * launches fail exactly their clauses. The grace is 800 ms on both sides (and the kit's slack
+ * 400 ms), short for a fast test yet long enough for the mock on a loaded machine to write that it
+ * got SIGTERM: a late kill at 2000 ms is well past its bound of 1200 ms, and an invoke left running
+ * for 1500 ms is past its budget of 600 ms plus a slack of 200 ms.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +16,7 @@ import type { RunReport } from "../../src/core/report/types.js";
 import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const HOST = join(ROOT, "test/host/launch-host.mjs");
-const GRACE = ["--shutdown-grace", "300", "--slack", "400"];
+const GRACE = ["--shutdown-grace", "800", "--slack", "400"];
 const bins = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin?: Record<string, string> }).bin ?? {};
 /** The mock's bins by their agreed names; the path is read from package.json, so a rename of the file does not break the test. */
 const mockBin = (name: string): string => {
@@ -75,7 +76,7 @@ describe.concurrent("a host launching the mock, judged by check-launch", () => {
     const late = setup("ignore-sigterm");
     const mcp = join(temp(), "mcp.json");
     writeFileSync(mcp, JSON.stringify({ mcpServers: {} }));
-    const modeArgs = ["--mode", "stream-json", "--model", "mock-model", "--grace", "300"];
+    const modeArgs = ["--mode", "stream-json", "--model", "mock-model", "--grace", "800"];
     // A conversation, then the same one resumed with an MCP file, while the broken hosts run.
     const conversation = async (): Promise<string | undefined> => {
       const first = await host("agent-cli", good, [...modeArgs, "--turn", "hello", "--turn", "and again"]);
@@ -83,7 +84,7 @@ describe.concurrent("a host launching the mock, judged by check-launch", () => {
       if (id !== undefined) await host("agent-cli", good, [...modeArgs, "--resume", id, "--mcp-config", mcp]);
       return id;
     };
-    const [sessionId] = await Promise.all([conversation(), host("agent-cli", shell, [...modeArgs, "--via-shell"]), host("agent-cli", late, [...modeArgs, "--kill-after", "1100"])]);
+    const [sessionId] = await Promise.all([conversation(), host("agent-cli", shell, [...modeArgs, "--via-shell"]), host("agent-cli", late, [...modeArgs, "--kill-after", "2000"])]);
     expect(sessionId).toMatch(/^[A-Za-z0-9._:-]{1,256}$/);
 
     const configured = ["--expect-model", "mock-model", "--expect-mode", "stream-json", "--expect-args-json", "[]", ...GRACE];
@@ -103,11 +104,11 @@ describe.concurrent("a host launching the mock, judged by check-launch", () => {
   });
 
   it("provider: one process per call with the invoke ended at its budget passes (SIGTERM first, or SIGKILL at once as aw does); a host that lets it run on fails the deadline", async () => {
-    const good = setup("slow-invoke:ms=1000");
-    const killed = setup("slow-invoke:ms=1000");
-    const lax = setup("slow-invoke:ms=1000");
-    await Promise.all([host("provider", good, ["--budget", "300"]), host("provider", killed, ["--budget", "300", "--sigkill"]), host("provider", lax, ["--budget", "300", "--no-deadline"])]);
-    // Slack 200 ms: the bound (500 ms) stays below the slow invoke even if the mock took the fakes' budget + 300 ms.
+    const good = setup("slow-invoke:ms=1500");
+    const killed = setup("slow-invoke:ms=1500");
+    const lax = setup("slow-invoke:ms=1500");
+    await Promise.all([host("provider", good, ["--budget", "600"]), host("provider", killed, ["--budget", "600", "--sigkill"]), host("provider", lax, ["--budget", "600", "--no-deadline"])]);
+    // Slack 200 ms: the bound (800 ms) stays well below the slow invoke.
     const options = ["--expect-args-json", "[]", "--slack", "200"];
     const [pass, passKilled, fail] = await Promise.all([checkLaunch(good, options), checkLaunch(killed, options), checkLaunch(lax, options)]);
     const all = ["host/provider/deadline-enforced", "host/provider/literal-argv", "host/provider/no-shell", "host/provider/one-request-per-process", "host/provider/stdin-closed"];

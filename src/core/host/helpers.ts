@@ -1,6 +1,7 @@
 import { SIGTERM_GRACE_MS } from "../agent-cli/checks/termination.js";
 import type { Check } from "../report/judge.js";
 import type { Evidence, Finding, Judgement } from "../report/types.js";
+import { RECORD_HEARTBEAT_MS } from "./format.js";
 import type { HostProcess, RecordEvent } from "./record.js";
 import type { HostRun } from "./types.js";
 
@@ -12,7 +13,7 @@ export const DEFAULT_SLACK_MS = 1000;
 /** The time bounds host clauses state, in ms (the defaults of --shutdown-grace and --slack). */
 export const HOST_BOUNDS: Readonly<Record<string, readonly number[]>> = {
   "host/shutdown/kill-after-grace": [DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLACK_MS],
-  "host/provider/deadline-enforced": [DEFAULT_SLACK_MS],
+  "host/provider/deadline-enforced": [DEFAULT_SLACK_MS, RECORD_HEARTBEAT_MS],
 };
 
 export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;

@@ -62,6 +62,12 @@ export interface StdinEndEvent extends Common {
   partial: number;
 }
 
+/** The provider mock got the first bytes of its stdin (written once, before the end). */
+export interface StdinDataEvent extends Common {
+  event: "stdin-data";
+  bytes: number;
+}
+
 export interface RequestEvent extends Common {
   event: "request";
   bytes: number;
@@ -89,7 +95,7 @@ export interface ExitEvent extends Common {
   reason: string;
 }
 
-export type RecordEvent = LaunchEvent | StdinLineEvent | StdinEndEvent | RequestEvent | SignalEvent | AliveEvent | ExitEvent;
+export type RecordEvent = LaunchEvent | StdinLineEvent | StdinDataEvent | StdinEndEvent | RequestEvent | SignalEvent | AliveEvent | ExitEvent;
 
 /** One process of the record: its launch line and every later event of its pid, in file order. */
 export interface HostProcess {

@@ -69,6 +69,20 @@ export const PROVIDER_MODULES: FaultModules<ProviderFault> = {
 
 export const providerFault = (info: FaultInfo): Promise<ProviderFault> => implementationOf(PROVIDER_MODULES, info);
 
+/** The reference's read of stdin, telling the record when the first bytes came (a host that never closes stdin shows by that). */
+async function readRecorded(limit: number, recorder: MockRecorder): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    if (total === 0) recorder.stdinData(chunk.length);
+    const kept = chunk.subarray(0, limit - total);
+    chunks.push(kept);
+    total += kept.length;
+    if (total >= limit) break;
+  }
+  return Buffer.concat(chunks, total);
+}
+
 export async function runProvider(faults: readonly ActiveFault[], _args: readonly string[], ctx: MockContext, recorder: MockRecorder | undefined): Promise<void> {
   const reference = loadReference();
   const named = await Promise.all(faults.map(async (f) => ({ name: f.info.name, hooks: (await providerFault(f.info))(f.params, ctx) })));
@@ -82,7 +96,7 @@ export async function runProvider(faults: readonly ActiveFault[], _args: readonl
   let request: Obj;
   let bytes: Buffer;
   try {
-    bytes = await ref.readStdin(limit);
+    bytes = recorder === undefined ? await ref.readStdin(limit) : await readRecorded(limit, recorder);
     recorder?.request(bytes, bytes.length >= limit);
     request = decode(ref, hooks, bytes);
   } catch (error) {

@@ -136,10 +136,10 @@ export const PROVIDER_RECORD_CASES: readonly RecordCase[] = [
   { name: "two-requests", about: "two requests written to one process", protocol: "provider", fails: [prv("one-request-per-process")], mutate: edit(VALIDATE, "request", (l) => (l.documents = 2)) },
   {
     name: "stdin-left-open",
-    about: "stdin never closed, the process killed",
+    about: "stdin never closed, the process killed while it waited",
     protocol: "provider",
     fails: [prv("stdin-closed")],
-    mutate: (lines) => lines.filter((l) => !(l.pid === DESCRIBE && l.event !== "launch")),
+    mutate: (lines) => lines.flatMap((l) => (l.pid !== DESCRIBE || l.event === "launch" ? [l] : l.event === "stdin-end" ? [{ v: l.v, protocol: l.protocol, pid: l.pid, at: l.at, event: "stdin-data", bytes: 85 }] : [])),
   },
   {
     name: "deadline-ignored",
