@@ -87,7 +87,7 @@ const INTRO: readonly string[] = [
   "| `stdin-end` | `partial`: bytes of an unterminated last line | stdin reached its end |",
   "| `request` | `bytes`, `documents` (top-level JSON documents on stdin), `method`, `id`, `deadline` (`{budget_ms}` as sent, or null), `json` (one object), `capped` when the input cap was hit | provider, once stdin ended |",
   "| `signal` | `name` (SIGTERM, SIGINT, SIGHUP), `action` (exit or ignored) | each signal |",
-  "| `alive` | | every 100 ms while the mock runs on after ignoring a signal, and while a provider fault holds it (hang, slow-invoke, linger), so a SIGKILL shows when it came (at most 600; then `exit` with reason not-killed, exit 1) |",
+  "| `alive` | | one at once, then every 100 ms, while the mock runs on after ignoring a signal, and while a provider fault holds it (hang, slow-invoke, linger), so a SIGKILL shows when it came (at most 600; then `exit` with reason not-killed, exit 1) |",
   "| `exit` | `code`, `reason` (stdin-ended, signal, fault, not-killed, done) | just before the process ends by itself; a crash fault writes code 139 (SIGSEGV). No `exit` line: it was killed (SIGKILL) after its last line |",
   "| `record-full` | | the file reached 16 MiB; nothing more is written |",
   "",
