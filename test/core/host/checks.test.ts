@@ -113,6 +113,15 @@ describe("clauses that do not arise say how to make them arise", () => {
     expect(reason("host/launch/mcp-config-pair")).toMatch(/configure MCP endpoints/);
   });
 
+  it("a CLI that left on the Windows shutdown line before any signal: sigterm-first says to add ignore-shutdown", () => {
+    const lines = readRecord(AGENT_CLI_RECORD).filter((l) => l.pid === 4201 && l.event !== "signal" && l.event !== "alive");
+    const shutdown = '{"type":"shutdown"}';
+    lines.push({ v: 1, protocol: "agent-cli", pid: 4201, at: 9e12, event: "stdin-line", index: 2, bytes: shutdown.length, sha256: "0".repeat(64), text: shutdown, truncated: false, json: { type: "shutdown" } });
+    lines.push({ v: 1, protocol: "agent-cli", pid: 4201, at: 9e12 + 5, event: "exit", code: 0, reason: "done" });
+    const judged = judgeLines(lines, "agent-cli", AGENT_CLI_EXPECT);
+    expect(judged.results.find((r) => r.id === "host/shutdown/sigterm-first")).toMatchObject({ status: "not-applicable", reason: expect.stringContaining("add --fault ignore-shutdown") });
+  });
+
   it("a secret-looking entry is compared but its values are never shown", () => {
     const lines = readRecord(AGENT_CLI_RECORD);
     for (const line of lines) if (line.event === "launch") (line.env as Record<string, string>).ANTHROPIC_API_KEY = "sk-live-leaked-value";

@@ -28,7 +28,16 @@ function graceProblems(process: HostProcess, run: HostRun): Problem[] | undefine
   return [{ message: `the process that ignored SIGTERM was still running past the grace of ${shutdownGraceMs} ms plus the slack of ${slackMs} ms`, expected: `gone within ${shutdownGraceMs + slackMs} ms of SIGTERM`, seen, events: [sigterm, end] }];
 }
 
+/** The host wrote {"type":"shutdown"} to this CLI (the Desktop does on Windows, before SIGTERM). */
+const gotShutdownLine = (process: HostProcess): boolean => eventsOf(process, "stdin-line").some((line) => line.json?.type === "shutdown");
+
 export const shutdownChecks: Check<HostRun>[] = [
-  perProcess(`${ID}/sigterm-first`, sigtermFirstProblems, () => notApplicable("the record shows no shutdown: close the conversation in the host while the mock runs (with --fault ignore-sigterm to judge the grace too)")),
+  perProcess(`${ID}/sigterm-first`, sigtermFirstProblems, (run) =>
+    notApplicable(
+      run.processes.some(gotShutdownLine)
+        ? 'every CLI of the record left by itself before any signal, one on the {"type":"shutdown"} line (the Windows path): add --fault ignore-shutdown (with ignore-sigterm) so the host has to signal it'
+        : "the record shows no shutdown: close the conversation in the host while the mock runs (with --fault ignore-sigterm to judge the grace too)",
+    ),
+  ),
   perProcess(`${ID}/kill-after-grace`, graceProblems, () => notApplicable("no process of the record ignored SIGTERM: launch the mock with --fault ignore-sigterm (AWP_CONFORMANCE_MOCK_FAULTS=ignore-sigterm) and shut the conversation down")),
 ];
