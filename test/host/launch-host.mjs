@@ -98,7 +98,9 @@ async function agentCli() {
   // Shutdown: SIGTERM, then SIGKILL once the grace (or the broken host's own delay) has passed.
   signalGroup(child, "SIGTERM");
   const wait = number(options["kill-after"], number(options.grace, 3000));
-  if (options["kill-after"] !== undefined) await sleep(wait);
+  // Through a shell, the child is the shell: SIGTERM ends it at once, so its exit says nothing
+  // about the CLI, and waiting on it would SIGKILL the CLI with no grace at all.
+  if (options["kill-after"] !== undefined || options["via-shell"]) await sleep(wait);
   else await within(child.exited, wait);
   signalGroup(child, "SIGKILL");
   await child.exited;
