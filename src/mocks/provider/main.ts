@@ -69,18 +69,15 @@ export const PROVIDER_MODULES: FaultModules<ProviderFault> = {
 
 export const providerFault = (info: FaultInfo): Promise<ProviderFault> => implementationOf(PROVIDER_MODULES, info);
 
-/** The reference's read of stdin, telling the record when the first bytes came (a host that never closes stdin shows by that). */
-async function readRecorded(limit: number, recorder: MockRecorder): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    if (total === 0) recorder.stdinData(chunk.length);
-    const kept = chunk.subarray(0, limit - total);
-    chunks.push(kept);
-    total += kept.length;
-    if (total >= limit) break;
-  }
-  return Buffer.concat(chunks, total);
+/**
+ * Tells the record when the first bytes of stdin arrive (a host that never closes stdin shows by
+ * that), beside the reference's own read: a 'readable' listener leaves the stream in the paused
+ * mode the reference's async iteration uses, and runs before it, while the bytes are still buffered.
+ */
+function noteFirstBytes(recorder: MockRecorder): void {
+  process.stdin.once("readable", () => {
+    if (process.stdin.readableLength > 0) recorder.stdinData(process.stdin.readableLength);
+  });
 }
 
 export async function runProvider(faults: readonly ActiveFault[], _args: readonly string[], ctx: MockContext, recorder: MockRecorder | undefined): Promise<void> {
@@ -96,7 +93,8 @@ export async function runProvider(faults: readonly ActiveFault[], _args: readonl
   let request: Obj;
   let bytes: Buffer;
   try {
-    bytes = recorder === undefined ? await ref.readStdin(limit) : await readRecorded(limit, recorder);
+    if (recorder !== undefined) noteFirstBytes(recorder);
+    bytes = await ref.readStdin(limit);
     recorder?.request(bytes, bytes.length >= limit);
     request = decode(ref, hooks, bytes);
   } catch (error) {
