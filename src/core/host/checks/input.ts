@@ -1,3 +1,4 @@
+import { isRecord } from "../../agent-cli/analysis.js";
 import type { Check } from "../../report/judge.js";
 import { eventsOf, notApplicable, perProcess, quote, type Problem } from "../helpers.js";
 import type { HostProcess, StdinLineEvent } from "../record.js";
@@ -21,34 +22,31 @@ function jsonLineProblems(process: HostProcess): Problem[] | undefined {
   return problems;
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-const isObject = (value: Json | undefined): value is { [key: string]: Json } => typeof value === "object" && value !== null && !Array.isArray(value);
-
-function blockProblem(block: Json, at: number): string | undefined {
-  if (!isObject(block)) return `content block ${at} is not an object`;
+function blockProblem(block: unknown, at: number): string | undefined {
+  if (!isRecord(block)) return `content block ${at} is not an object`;
   if (block.type === "text") return typeof block.text === "string" ? undefined : `text block ${at} has no string text`;
   if (block.type === "image" || block.type === "document") {
     const source = block.source;
-    const ok = isObject(source) && source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string";
+    const ok = isRecord(source) && source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string";
     return ok ? undefined : `${block.type} block ${at} has no base64 source with string media_type and data`;
   }
   return `content block ${at} has type ${JSON.stringify(block.type ?? null)}, not text, image or document`;
 }
 
 /** The recorded text as JSON, or undefined when it does not parse here (the line is then judged by its type only). */
-function parsed(text: string): Json | undefined {
+function parsed(text: string): unknown {
   try {
-    return JSON.parse(text) as Json;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
 }
 
 /** What is wrong with a whole user line (parsed from its recorded text), or undefined. */
-function userProblem(value: Json): string | undefined {
-  if (!isObject(value)) return "not an object";
+function userProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return "not an object";
   const message = value.message;
-  if (!isObject(message)) return "message is not an object";
+  if (!isRecord(message)) return "message is not an object";
   if (message.role !== "user") return `message.role is ${JSON.stringify(message.role ?? null)}, not "user"`;
   const content = message.content;
   if (!Array.isArray(content) || content.length === 0) return "message.content is not a non-empty array of blocks";
