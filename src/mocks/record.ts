@@ -13,7 +13,6 @@ import { exitReason, noteExit, onCrash, type SignalName } from "./process.js";
 import { partialBytes, redactEnv, requestFields, stdinLineFields } from "./record-fields.js";
 
 export const RECORD_CAP_BYTES = 16 * 1024 * 1024;
-const ALIVE_EVERY_MS = RECORD_HEARTBEAT_MS;
 const ALIVE_MAX = 600;
 
 /** Appends events to one record file, up to a cap (then one record-full line, and nothing more). */
@@ -192,7 +191,7 @@ export function openRecorder(file: string, protocol: MockProtocol, launch: { moc
           noteExit("not-killed");
           process.exit(1);
         }
-      }, ALIVE_EVERY_MS).unref();
+      }, RECORD_HEARTBEAT_MS).unref();
     },
     exit: (code, reason) => quietly(() => writer.exit(code, reason)),
   };
