@@ -137,7 +137,8 @@ function isNonNegative(value: number): boolean {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MAX_TIMER_MS;
 }
 
-function copyProcessEnv(): Record<string, string> {
+/** process.env as a plain object (undefined entries left out). */
+export function copyProcessEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined) env[key] = value;

@@ -1,12 +1,13 @@
 /**
- * The kit's side of the launcher process (serve.ts): started on the first provider call once
- * the CLI turned it on, ended when the kit is done (or by the launcher itself when the kit
+ * The kit's side of the launcher processes (serve.ts): started as provider calls need them once
+ * the CLI turned them on, ended when the kit is done (or by each launcher itself when the kit
  * disappears). Calls are answered in any order; while none is pending the channel does not
  * keep the kit alive.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { availableParallelism } from "node:os";
 import type { CallOptions, CallResult } from "../provider/call.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 
@@ -27,6 +28,10 @@ export class Launcher {
   private nextId = 0;
   private failure: Error | undefined;
 
+  get pendingCalls(): number {
+    return this.pending.size;
+  }
+
   private constructor(private readonly child: ChildProcess) {
     child.on("message", (reply: LaunchReply) => this.settle(reply));
     child.on("exit", (code, signal) => this.fail(new Error(`the launcher process ended (${signal ?? `exit code ${code}`}) with ${this.pending.size} call(s) pending`)));
@@ -34,9 +39,7 @@ export class Launcher {
     this.idle();
   }
 
-  /** A launcher, or undefined where its entry is not built (the kit run from its TypeScript sources). */
-  static start(): Launcher | undefined {
-    if (!existsSync(ENTRY)) return undefined;
+  static start(): Launcher {
     const child = fork(ENTRY, [String(process.pid)], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: LAUNCHER_FLAGS });
     return new Launcher(child);
   }
@@ -86,28 +89,67 @@ export class Launcher {
   }
 }
 
-let launching = false;
-let shared: Launcher | undefined;
+/**
+ * Launchers calls may be spread over: as many as there are cores. One launcher's event loop
+ * spawns one process at a time (a spawn is synchronous there), so calls in flight together go to
+ * launchers of their own, and the forks run side by side.
+ */
+export const MAX_LAUNCHERS = Math.max(1, availableParallelism());
+
+/** What the pool needs of a launcher. */
+export type LauncherLike = Pick<Launcher, "pendingCalls" | "call" | "close">;
 
 /**
- * From now on, provider calls are made by a launcher process started on the first call: the
+ * The launchers of a kit run: a call goes to the launcher with the fewest calls pending, and a
+ * new one is started (up to MAX_LAUNCHERS) when every running one is busy. A serial run (the
+ * provider suite, `--jobs 1`) therefore uses one; `fuzz --jobs 2` two. A launcher that ends
+ * fails every later call, as one launcher did.
+ */
+export class Launchers {
+  private readonly running: LauncherLike[] = [];
+
+  constructor(private readonly max: number, private readonly start: () => LauncherLike = Launcher.start) {}
+
+  /** Launchers started so far. */
+  get size(): number {
+    return this.running.length;
+  }
+
+  call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+    let least = this.running[0];
+    for (const launcher of this.running) if (launcher.pendingCalls < (least as LauncherLike).pendingCalls) least = launcher;
+    if (least === undefined || (least.pendingCalls > 0 && this.running.length < this.max)) {
+      least = this.start();
+      this.running.push(least);
+    }
+    return least.call(argv, request, options);
+  }
+
+  close(): void {
+    for (const launcher of this.running.splice(0)) launcher.close();
+  }
+}
+
+let launching = false;
+let shared: Launchers | undefined;
+
+/**
+ * From now on, provider calls are made by launcher processes started as calls need them: the
  * CLI turns this on; the kit's own tests, and a kit run from its sources, call in process.
  */
 export function useLauncher(): void {
-  launching = true;
+  // Not where the launcher's entry is not built (the kit run from its TypeScript sources).
+  launching = existsSync(ENTRY);
 }
 
-/** Lets the launcher process go (a later call starts a new one). */
+/** Lets the launcher processes go (a later call starts new ones). */
 export function closeLauncher(): void {
   shared?.close();
   shared = undefined;
 }
 
-/** The launcher calls go to, started now if it is on and not running; undefined: call in process. */
-export function currentLauncher(): Launcher | undefined {
-  if (launching && shared === undefined) {
-    shared = Launcher.start();
-    launching = shared !== undefined;
-  }
+/** Where calls go: the launchers when they are on, else undefined (call in process). */
+export function currentLauncher(): Pick<Launchers, "call"> | undefined {
+  if (launching) shared ??= new Launchers(MAX_LAUNCHERS);
   return shared;
 }

@@ -10,6 +10,7 @@
  */
 import { launchForKit } from "../launch-start.js";
 import { killAllGroups } from "../process-group.js";
+import { copyProcessEnv } from "../process.js";
 import { callInProcess, type CallResult } from "../provider/call.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 
@@ -32,8 +33,12 @@ function counted(bytes: number): void {
   collect();
 }
 
+// The environment this process was started with is the kit's, and does not change: copied once,
+// not on every call (a call that names its own environment keeps it).
+const kitEnv = copyProcessEnv();
+
 process.on("message", (message: LaunchRequest) => {
-  void callInProcess(message.argv, asBuffer(message.request), message.options).then(
+  void callInProcess(message.argv, asBuffer(message.request), { ...message.options, env: message.options.env ?? kitEnv }).then(
     (result: CallResult) => {
       send({ id: message.id, result });
       counted(message.request.byteLength + result.stdout.byteLength + result.stderr.byteLength);
