@@ -41,6 +41,9 @@ function processesOf(kitPid: number): { candidates: number[]; launchers: number[
   return { candidates, launchers };
 }
 
+/** The processes a process started (from /proc/PID/task/PID/children). */
+const childrenOf = (pid: number): number[] => read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(probe: () => T | undefined, ms: number): Promise<T | undefined> {
@@ -74,6 +77,40 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
     const left = await until(() => {
       const now = processesOf(pid);
       return now.candidates.length + now.launchers.length === 0 ? now : undefined;
+    }, 5000);
+    expect(left).toEqual({ candidates: [], launchers: [] });
+  }, 60_000);
+
+  it("fuzz runs in a tuned second process: the candidates see the user's environment, and a SIGKILL of the first process leaves nothing behind", async () => {
+    const out = temp();
+    const record = join(out, "record.jsonl");
+    const args = [
+      CLI, "fuzz", "--protocol", "provider", "--fuzz-runs", "4", "--budget", "60000", "--out", join(out, "report"), "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
+      join(ROOT, "dist/src/mocks/provider.js"), "--", "--record", record, "--fault", "slow-invoke:ms=60000,id=*",
+    ];
+    const outer = execa(process.execPath, args, { cwd: ROOT, reject: false, timeout: 60_000, env: { NO_COLOR: "1", MALLOC_MMAP_THRESHOLD_: "99999" } });
+    const outerPid = outer.pid as number;
+    const running = await until(() => {
+      const [inner] = childrenOf(outerPid);
+      if (inner === undefined) return undefined;
+      const seen = processesOf(inner);
+      // A candidate that has written its launch line to the record.
+      return seen.candidates.length > 0 && seen.launchers.length > 0 && read(record).includes('"event":"launch"') ? { inner, ...seen } : undefined;
+    }, 20_000);
+    expect(running).toBeDefined();
+    const { inner } = running as { inner: number };
+    // The kit's own process was started with its memory settings; the candidate got the user's value back.
+    expect(read(`/proc/${inner}/cmdline`).split("\0")).toContain("--max-semi-space-size=8");
+    const launch = read(record).split("\n").filter((line) => line.includes('"event":"launch"')).map((line) => JSON.parse(line) as { env?: Record<string, string> })[0];
+    expect(launch?.env?.MALLOC_MMAP_THRESHOLD_).toBe("99999");
+    expect(Object.keys(launch?.env ?? {}).filter((k) => k.startsWith("AWP_CONFORMANCE_") && k !== "AWP_CONFORMANCE_LAUNCH")).toEqual([]);
+    const before = processesOf(inner);
+    strays.push(inner, ...before.candidates, ...before.launchers);
+    process.kill(outerPid, "SIGKILL");
+    await outer;
+    const left = await until(() => {
+      const now = processesOf(inner);
+      return isDead(inner) && now.candidates.length + now.launchers.length === 0 ? now : undefined;
     }, 5000);
     expect(left).toEqual({ candidates: [], launchers: [] });
   }, 60_000);
