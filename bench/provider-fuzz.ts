@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { packageRoot } from "../src/core/paths.js";
-import { SeededCases } from "../src/fuzz/cases.js";
+import { casesOf } from "../src/fuzz/cases.js";
 import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
 import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { fuzzProvider } from "../src/fuzz/provider-run.js";
@@ -55,8 +55,7 @@ async function suiteRun(argv: string[]): Promise<{ rate: number; requests: Uint8
 async function measure(name: string, argv: string[], runs: number, dir: string): Promise<BenchResult[]> {
   const ctx = await prepareProviderFuzz(argv, CONFIG, 5000, 6000);
   if ("reason" in ctx) throw new Error(ctx.reason);
-  const cases = new SeededCases(providerCaseArb(ctx), SEED, runs);
-  const fuzzInputs = Array.from({ length: runs }, (_, i) => cases.at(i)).flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
+  const fuzzInputs = (await casesOf(providerCaseArb(ctx), SEED, 0, runs)).flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
   const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), (await suiteRun(argv)).requests);
   const rates = { floor: [] as number[], fuzz: [] as number[], floor1: [] as number[], suite: [] as number[] };

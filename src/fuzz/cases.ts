@@ -1,29 +1,100 @@
 import fc from "fast-check";
 
-/** Cases generated per step: enough to amortise fast-check's set-up, few enough to keep memory flat. */
-export const CASE_CHUNK = 4;
+/** Thrown into fast-check's run to end it when the campaign stops before its last case. */
+class Stopped extends Error {}
+
+export interface Taken<T> {
+  value: T;
+  /** The case's index in the whole sequence of the seed. */
+  index: number;
+}
 
 /**
- * The cases of one seed, generated a chunk at a time as they are asked for instead of all at
- * once: a long campaign holds two chunks, not every case. Case i is exactly the i-th case of
- * `fc.sample(arb, { seed, numRuns })` (fast-check's path replay starts the sequence at i).
+ * The cases `from` to `to - 1` of one seed, in order, each generated when the one before was
+ * taken: fast-check's own run (fc.check of an async property over the arbitrary, with the seed,
+ * started at path `from`) hands every case over and waits until it is taken. Case i is exactly
+ * the i-th case of that run, which is what the shrink step replays with path i, and of
+ * `fc.sample(arb, { seed, path: String(i) })`.
+ *
+ * One run for the whole range: reaching case `from` costs fast-check one step per case skipped,
+ * once, and every later case one step. Sampling each case (or chunk) by its path instead costs
+ * `i` steps for case i, which grows with the square of a campaign's length and, for the last
+ * shard of a long one, dominates it. At most one case waits, generated, to be taken.
  */
-export class SeededCases<T> {
-  private chunks = new Map<number, T[]>();
+export class CaseStream<T> {
+  private offered: { value: T; taken: () => void } | undefined;
+  /** Takers waiting for a case, first come first served. */
+  private readonly waiting: ((taken: Taken<T> | undefined) => void)[] = [];
+  private ended = false;
+  private stopped = false;
+  private failure: unknown;
+  private next: number;
 
-  constructor(private readonly arb: fc.Arbitrary<T>, private readonly seed: number, readonly length: number) {}
-
-  at(index: number): T {
-    if (!Number.isInteger(index) || index < 0 || index >= this.length) throw new RangeError(`case ${index} is outside 0..${this.length - 1}`);
-    const chunk = Math.floor(index / CASE_CHUNK);
-    let cases = this.chunks.get(chunk);
-    if (cases === undefined) {
-      const first = chunk * CASE_CHUNK;
-      cases = fc.sample(this.arb, { seed: this.seed, path: String(first), numRuns: Math.min(CASE_CHUNK, this.length - first) });
-      // Cases are taken in order, a few at a time: older chunks are done with.
-      for (const old of this.chunks.keys()) if (old < chunk - 1) this.chunks.delete(old);
-      this.chunks.set(chunk, cases);
+  constructor(arb: fc.Arbitrary<T>, seed: number, from: number, to: number) {
+    this.next = from;
+    if (to <= from) {
+      this.ended = true;
+      return;
     }
-    return cases[index - chunk * CASE_CHUNK] as T;
+    const property = fc.asyncProperty(arb, (value) => this.hand(value));
+    void fc.check(property, { seed, path: String(from), numRuns: to - from, endOnFailure: true }).then(
+      (details) => this.end(details.failed && !(details.errorInstance instanceof Stopped) ? details.errorInstance : undefined),
+      (error: unknown) => this.end(error),
+    );
   }
+
+  /** The next case, or undefined once the range is done or stop() was called. Rejects if generating a case threw. */
+  take(): Promise<Taken<T> | undefined> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.offered !== undefined) {
+      const { value, taken } = this.offered;
+      this.offered = undefined;
+      taken();
+      return Promise.resolve({ value, index: this.next++ });
+    }
+    if (this.ended || this.stopped) return Promise.resolve(undefined);
+    return new Promise<Taken<T> | undefined>((resolve, reject) => {
+      this.waiting.push((taken) => (this.failure !== undefined ? reject(this.failure) : resolve(taken)));
+    });
+  }
+
+  /** No further cases: the case waiting is dropped and fast-check's run ends. */
+  stop(): void {
+    this.stopped = true;
+    const offered = this.offered;
+    this.offered = undefined;
+    offered?.taken();
+    this.release();
+  }
+
+  /** Every taker still waiting gets no case (or the failure). */
+  private release(): void {
+    for (const waiting of this.waiting.splice(0)) waiting(undefined);
+  }
+
+  private hand(value: T): Promise<void> {
+    if (this.stopped) return Promise.reject(new Stopped("stopped"));
+    const waiting = this.waiting.shift();
+    if (waiting !== undefined) {
+      waiting({ value, index: this.next++ });
+      return Promise.resolve();
+    }
+    return new Promise<void>((taken) => {
+      this.offered = { value, taken };
+    });
+  }
+
+  private end(failure: unknown): void {
+    this.ended = true;
+    if (failure !== undefined) this.failure = failure instanceof Error ? failure : new Error(String(failure));
+    this.release();
+  }
+}
+
+/** Cases `from` to `to - 1` of a seed, all at once (for a bench or a test; a campaign takes them one by one). */
+export async function casesOf<T>(arb: fc.Arbitrary<T>, seed: number, from: number, to: number): Promise<T[]> {
+  const stream = new CaseStream(arb, seed, from, to);
+  const cases: T[] = [];
+  for (let taken = await stream.take(); taken !== undefined; taken = await stream.take()) cases.push(taken.value);
+  return cases;
 }

@@ -6,7 +6,7 @@ import { gotFurther, refusedForBinding, responseObject } from "../core/provider/
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
 import { callProvider, type ProviderCall } from "../runner/provider/call.js";
-import { SeededCases } from "./cases.js";
+import { CaseStream } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
 import { ProviderCoverage } from "./provider/coverage.js";
 import type { CoverageSummary, FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
@@ -14,7 +14,6 @@ import { serializeCase } from "./replay.js";
 import { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, type DigestDialectId } from "../core/json/index.js";
 import { dialectSensitive } from "../core/provider/digest.js";
 import { inDialect } from "./provider/dialect.js";
-import { pool } from "./pool.js";
 
 /** Clauses one fuzzed request can break (aggregate and method-level clauses, and the dialect probe, need the fixed suite). */
 export const FUZZ_PROVIDER_CLAUSES: readonly string[] = loadCatalogue("provider")
@@ -137,7 +136,7 @@ export async function fuzzProvider(
   const arb = providerCaseArb(ctx);
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
-  const cases = new SeededCases(arb, budget.seed, to);
+  const cases = new CaseStream(arb, budget.seed, from, to);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
@@ -153,15 +152,24 @@ export async function fuzzProvider(
       options.onCase?.(done);
     }
   };
-  await pool(Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i), budget.jobs, async (index) => {
-    const c = cases.at(index);
-    const running = runProviderCase(c, target, call);
-    // While this case's first request is out, the kit's own work is done: judging the cases
-    // that came back, and generating the next chunk of cases. The launches keep their pace.
-    judgeReturned();
-    if (index + 1 < to) cases.at(index + 1);
-    returned.push({ c, index, transcript: await running });
-  }, () => performance.now() > deadline);
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (performance.now() > deadline) cases.stop();
+      const taken = await cases.take();
+      if (taken === undefined) return;
+      const { value: c, index } = taken;
+      const running = runProviderCase(c, target, call);
+      // While this case's first request is out, the kit's own work is done: judging the cases
+      // that came back (and, once this one was taken, fast-check generates the next).
+      judgeReturned();
+      returned.push({ c, index, transcript: await running });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(budget.jobs, to - from)) }, worker));
+  } finally {
+    cases.stop();
+  }
   judgeReturned();
 
   const failures: FuzzFailure[] = [];
