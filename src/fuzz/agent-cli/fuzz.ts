@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import type { Finding } from "../../core/report/types.js";
+import { casesOf } from "../cases.js";
 import { pool } from "../pool.js";
 import type { AgentStep, CoverageSummary, FuzzBudget, FuzzFailure } from "../types.js";
 import { sessionArb, stepsOfCounterexample, type SessionModel } from "./commands.js";
@@ -105,7 +106,8 @@ export async function fuzzAgentCli(
   let first: { index: number; executed: AgentStep[]; error: unknown } | undefined;
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
-  const samples = fc.sample(arb, { seed: budget.seed, numRuns: to }).slice(from);
+  // Sessions are small: the slice is generated up front (from fast-check's one run, not the cases before it).
+  const samples = await casesOf(arb, budget.seed, from, to);
   await pool(samples, budget.jobs, async (commands, at) => {
     const index = from + at;
     const { executed, error } = await runSession(ctx, commands);
