@@ -138,9 +138,12 @@ function buildCollection(plan: SizedPlan, max: number): Built {
     bytes += cost;
   }
   const p = plan.members.length;
+  // Members and keys that read back as they are written (the usual case) have one text for both.
+  const same = wireKey === canonKey && wires.every((wire, i) => wire === canons[i]);
   if (!object) {
     const value = Array.from({ length: n }, (_, i) => plan.members[i % p] as JsonValue);
-    return { value, wire: `[${repeatCycle(wires, n)}]`, canon: `[${repeatCycle(canons, n)}]`, bytes, count: n };
+    const wire = `[${repeatCycle(wires, n)}]`;
+    return { value, wire, canon: same ? wire : `[${repeatCycle(canons, n)}]`, bytes, count: n };
   }
   const value: { [key: string]: JsonValue } = {};
   const wireParts: string[] = [];
@@ -149,9 +152,10 @@ function buildCollection(plan: SizedPlan, max: number): Built {
     const digits = String(i).padStart(width, "0");
     value[`${plan.stem}k${digits}`] = plan.members[i % p] as JsonValue;
     wireParts.push(`${wireKey}${digits}":${wires[i % p] as string}`);
-    canonParts.push(`${canonKey}${digits}":${canons[i % p] as string}`);
+    if (!same) canonParts.push(`${canonKey}${digits}":${canons[i % p] as string}`);
   }
-  return { value, wire: `{${wireParts.join(",")}}`, canon: `{${canonParts.join(",")}}`, bytes, count: n };
+  const wire = `{${wireParts.join(",")}}`;
+  return { value, wire, canon: same ? wire : `{${canonParts.join(",")}}`, bytes, count: n };
 }
 
 /** The first `n` items of the endless cycle through `parts`, joined with commas. */
