@@ -1,7 +1,9 @@
 /**
  * The spawn floor (issue 12): against the same provider and the same bytes, (a) a plain Node
  * spawn loop in a process of its own (bench/floor-loop.ts) with the fuzzer's concurrency,
- * (b) `fuzz --jobs 2` (fuzzProvider with the CLI's launcher), (c) the fixed provider suite
+ * (b) `fuzz --jobs 2` (fuzzProvider with the CLI's launchers), (b0) the same with its cases made
+ * beforehand (what the kit's launching and judging allow when generating costs nothing; it shows
+ * how much of the gap to (a) is the generating), (c) the fixed provider suite
  * (serial, so its floor runs one at a time with the suite's own requests). Rounds alternate
  * floor and kit; the medians and their ratio are printed.
  */
@@ -10,11 +12,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { packageRoot } from "../src/core/paths.js";
-import { casesOf } from "../src/fuzz/cases.js";
+import { casesOf, listedCases } from "../src/fuzz/cases.js";
 import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
 import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { fuzzProvider } from "../src/fuzz/provider-run.js";
-import type { ProviderFuzzContext } from "../src/fuzz/types.js";
+import type { ProviderCase, ProviderFuzzContext } from "../src/fuzz/types.js";
 import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
 import type { BenchResult } from "./json-reader.js";
@@ -39,9 +41,10 @@ function floorRate(argv: string[], dir: string, jobs: number): number {
   return calls / seconds;
 }
 
-async function fuzzRate(argv: string[], ctx: ProviderFuzzContext, runs: number): Promise<number> {
+/** `fuzz --jobs 2` (the cases generated as they are taken), or with `made` the same cases made beforehand: the kit's rate without generating. */
+async function fuzzRate(argv: string[], ctx: ProviderFuzzContext, runs: number, made?: readonly ProviderCase[]): Promise<number> {
   const started = performance.now();
-  const result = await fuzzProvider(ctx, { argv, config: ctx.config, timeoutMs: 6000 }, { runs, seed: SEED, jobs: 2 }, { shrink: false });
+  const result = await fuzzProvider(ctx, { argv, config: ctx.config, timeoutMs: 6000 }, { runs, seed: SEED, jobs: 2 }, { shrink: false, ...(made ? { cases: listedCases(made) } : {}) });
   return result.calls / ((performance.now() - started) / 1000);
 }
 
@@ -55,21 +58,25 @@ async function suiteRun(argv: string[]): Promise<{ rate: number; requests: Uint8
 async function measure(name: string, argv: string[], runs: number, dir: string): Promise<BenchResult[]> {
   const ctx = await prepareProviderFuzz(argv, CONFIG, 5000, 6000);
   if ("reason" in ctx) throw new Error(ctx.reason);
-  const fuzzInputs = (await casesOf(providerCaseArb(ctx), SEED, 0, runs)).flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
+  const made = await casesOf(providerCaseArb(ctx), SEED, 0, runs);
+  const fuzzInputs = made.flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
   const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), (await suiteRun(argv)).requests);
-  const rates = { floor: [] as number[], fuzz: [] as number[], floor1: [] as number[], suite: [] as number[] };
+  const rates = { floor: [] as number[], fuzz: [] as number[], made: [] as number[], floor1: [] as number[], suite: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     rates.floor.push(floorRate(argv, fuzzDir, 2));
     rates.fuzz.push(await fuzzRate(argv, ctx, runs));
+    rates.made.push(await fuzzRate(argv, ctx, runs, made));
     rates.floor1.push(floorRate(argv, suiteDir, 1));
     rates.suite.push((await suiteRun(argv)).rate);
   }
-  const [a, b, a1, c] = [median(rates.floor), median(rates.fuzz), median(rates.floor1), median(rates.suite)];
+  const [a, b, b0, a1, c] = [median(rates.floor), median(rates.fuzz), median(rates.made), median(rates.floor1), median(rates.suite)];
   return [
     { name: `(a) floor: Node spawn loop, jobs 2, ${fuzzInputs.length} fuzz requests, ${name}`, value: a, unit: "calls/s" },
     { name: `(b) fuzz --jobs 2, ${runs} cases, ${name}`, value: b, unit: "calls/s" },
     { name: `(b)/(a), ${name}`, value: b / a, unit: "ratio", target: ">= 0.90" },
+    { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
+    { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
     { name: `(a1) floor: Node spawn loop, jobs 1, the suite's own requests, ${name}`, value: a1, unit: "calls/s" },
     { name: `(c) run (provider suite, serial), ${name}`, value: c, unit: "calls/s" },
     { name: `(c)/(a1), ${name}`, value: c / a1, unit: "ratio", target: ">= 0.90" },

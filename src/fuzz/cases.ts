@@ -9,6 +9,26 @@ export interface Taken<T> {
   index: number;
 }
 
+/** What a campaign takes its cases from. */
+export interface CaseSource<T> {
+  /** The next case, or undefined when there is none left. */
+  take(): Promise<Taken<T> | undefined>;
+  /** No further cases are wanted. */
+  stop(): void;
+}
+
+/** Cases made beforehand, handed over in order (indices from `from`). */
+export function listedCases<T>(cases: readonly T[], from = 0): CaseSource<T> {
+  let next = 0;
+  let stopped = false;
+  return {
+    take: () => Promise.resolve(stopped || next >= cases.length ? undefined : { value: cases[next] as T, index: from + next++ }),
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
+
 /**
  * The cases `from` to `to - 1` of one seed, in order, each generated when the one before was
  * taken: fast-check's own run (fc.check of an async property over the arbitrary, with the seed,
@@ -21,7 +41,7 @@ export interface Taken<T> {
  * `i` steps for case i, which grows with the square of a campaign's length and, for the last
  * shard of a long one, dominates it. At most one case waits, generated, to be taken.
  */
-export class CaseStream<T> {
+export class CaseStream<T> implements CaseSource<T> {
   private offered: { value: T; taken: () => void } | undefined;
   /** Takers waiting for a case, first come first served. */
   private readonly waiting: ((taken: Taken<T> | undefined) => void)[] = [];

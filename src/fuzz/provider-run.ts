@@ -6,7 +6,7 @@ import { gotFurther, refusedForBinding, responseObject } from "../core/provider/
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
 import { callProvider, type ProviderCall } from "../runner/provider/call.js";
-import { CaseStream } from "./cases.js";
+import { CaseStream, type CaseSource } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
 import { ProviderCoverage } from "./provider/coverage.js";
 import type { CoverageSummary, FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
@@ -124,7 +124,14 @@ export async function fuzzProvider(
   ctx: ProviderFuzzContext,
   target: ProviderTarget,
   budget: FuzzBudget,
-  options: { onCase?: (done: number) => void; shrink?: boolean; call?: ProviderCall; onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void } = {},
+  options: {
+    onCase?: (done: number) => void;
+    shrink?: boolean;
+    call?: ProviderCall;
+    onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void;
+    /** Where the cases come from (default: generated from the seed as they are taken); a bench hands over cases made beforehand. */
+    cases?: CaseSource<ProviderCase>;
+  } = {},
 ): Promise<ProviderFuzzResult> {
   const made = options.call ?? callProvider;
   let calls = 0;
@@ -136,7 +143,7 @@ export async function fuzzProvider(
   const arb = providerCaseArb(ctx);
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
-  const cases = new CaseStream(arb, budget.seed, from, to);
+  const cases = options.cases ?? new CaseStream(arb, budget.seed, from, to);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const firstByClause = new Map<string, number>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CaseStream, casesOf } from "../../src/fuzz/cases.js";
+import { CaseStream, casesOf, listedCases } from "../../src/fuzz/cases.js";
 
 const arb = fc.record({ n: fc.nat(), s: fc.string({ maxLength: 8 }), list: fc.array(fc.integer(), { maxLength: 4 }) });
 
@@ -48,5 +48,15 @@ describe("CaseStream", () => {
     await expect((async () => {
       for (let t = await stream.take(); t !== undefined; t = await stream.take());
     })()).rejects.toThrow(/generator broke/);
+  });
+
+  it("listedCases hands over cases made beforehand, in order, until stopped", async () => {
+    const source = listedCases(["a", "b", "c"], 10);
+    expect(await source.take()).toEqual({ value: "a", index: 10 });
+    expect(await source.take()).toEqual({ value: "b", index: 11 });
+    source.stop();
+    expect(await source.take()).toBeUndefined();
+    const all = listedCases(["x"]);
+    expect([await all.take(), await all.take()]).toEqual([{ value: "x", index: 0 }, undefined]);
   });
 });
