@@ -90,11 +90,12 @@ export class Launcher {
 }
 
 /**
- * Launchers calls may be spread over: as many as there are cores. One launcher's event loop
+ * Launchers calls may be spread over: one per core, at most four. One launcher's event loop
  * spawns one process at a time (a spawn is synchronous there), so calls in flight together go to
- * launchers of their own, and the forks run side by side.
+ * launchers of their own, and the forks run side by side; past four, more `--jobs` share them
+ * (each launcher holds tens of MB).
  */
-export const MAX_LAUNCHERS = Math.max(1, availableParallelism());
+export const MAX_LAUNCHERS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** What the pool needs of a launcher. */
 export type LauncherLike = Pick<Launcher, "pendingCalls" | "call" | "close">;
