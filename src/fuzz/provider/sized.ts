@@ -141,7 +141,9 @@ function buildCollection(plan: SizedPlan, max: number): Built {
   // Members and keys that read back as they are written (the usual case) have one text for both.
   const same = wireKey === canonKey && wires.every((wire, i) => wire === canons[i]);
   if (!object) {
-    const value = Array.from({ length: n }, (_, i) => plan.members[i % p] as JsonValue);
+    // A plain loop: Array.from with a map function is several times slower for 500,000 members.
+    const value: JsonValue[] = new Array<JsonValue>(n);
+    for (let i = 0; i < n; i++) value[i] = plan.members[i % p] as JsonValue;
     const wire = `[${repeatCycle(wires, n)}]`;
     return { value, wire, canon: same ? wire : `[${repeatCycle(canons, n)}]`, bytes, count: n };
   }
