@@ -9,7 +9,21 @@ import { invocationBlocker } from "./reasons.js";
 const CLAUSE = "provider/invoke/private-data-stays-private";
 const CANARIES: readonly [string, string][] = [[INPUT_CANARY, "tool.input"], [RESULT_CANARY, "tool.result"]];
 
-const carries = (e: ProviderExchange, canary: string): boolean => Buffer.from(e.request).includes(canary);
+/**
+ * Which canaries a request carries, looked up once per request: its bytes are scanned in place
+ * (Buffer.from(view) would copy a request of up to several MB), and each check asks again.
+ */
+const carried = new WeakMap<Uint8Array, Set<string>>();
+
+function carries(e: ProviderExchange, canary: string): boolean {
+  let found = carried.get(e.request);
+  if (found === undefined) {
+    const bytes = Buffer.from(e.request.buffer, e.request.byteOffset, e.request.byteLength);
+    found = new Set(CANARIES.map(([c]) => c).filter((c) => bytes.includes(c)));
+    carried.set(e.request, found);
+  }
+  return found.has(canary);
+}
 
 /** The reason texts, reason codes and error code of one answer that repeat a planted value. */
 function leaks(e: ProviderExchange): Finding[] {
