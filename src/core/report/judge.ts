@@ -1,5 +1,5 @@
 import { KitError } from "../errors.js";
-import type { Buckets, Clause, ClauseResult, CountedLevel, IncompleteGroup, Judgement, Level, Summary, Verdict } from "./types.js";
+import type { Buckets, Clause, ClauseResult, CountedLevel, Finding, IncompleteGroup, Judgement, Level, Summary, Verdict } from "./types.js";
 
 /** A pure check: judges one clause on a transcript (or any subject). */
 export interface Check<T> {
@@ -15,15 +15,23 @@ export interface JudgedClauses {
 /** Folds several judgements of one clause: any finding fails it, else any judged exchange passes it. */
 export function combineJudgements(clause: Clause, judgements: readonly Judgement[]): ClauseResult {
   const base = { id: clause.id, level: clause.level, title: clause.title };
-  const findings = judgements.flatMap((j) => (j.outcome === "judged" ? j.findings : []));
-  const judged = judgements.reduce((sum, j) => sum + (j.outcome === "judged" ? j.judged : 0), 0);
+  // One pass (a fuzz campaign folds every clause of every case): findings and judged counts,
+  // and the first skip and not-applicable reasons.
+  const findings: Finding[] = [];
+  let judged = 0;
+  let skip: string | undefined;
+  let na: string | undefined;
+  for (const j of judgements) {
+    if (j.outcome === "judged") {
+      judged += j.judged;
+      for (const f of j.findings) findings.push(f);
+    } else if (j.outcome === "skip") skip ??= j.reason;
+    else na ??= j.reason;
+  }
   if (findings.length > 0) return { ...base, status: "fail", judged, findings };
   if (judged > 0) return { ...base, status: "pass", judged, findings: [] };
-  const skip = judgements.find((j) => j.outcome === "skip");
-  if (skip !== undefined && skip.outcome === "skip") return { ...base, status: "skip", reason: skip.reason, judged: 0, findings: [] };
-  const na = judgements.find((j) => j.outcome === "not-applicable");
-  const reason = na !== undefined && na.outcome === "not-applicable" ? na.reason : "nothing to judge";
-  return { ...base, status: "not-applicable", reason, judged: 0, findings: [] };
+  if (skip !== undefined) return { ...base, status: "skip", reason: skip, judged: 0, findings: [] };
+  return { ...base, status: "not-applicable", reason: na ?? "nothing to judge", judged: 0, findings: [] };
 }
 
 /** Checks by clause, worked out once per list of checks (a fuzz campaign judges thousands of cases with one). */
