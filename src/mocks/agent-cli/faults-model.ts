@@ -105,6 +105,14 @@ export const MODEL_FAULTS: Readonly<Record<string, AgentFault>> = {
       process.env.AWP_REFERENCE_TIMEOUT_MS = String(countParam(p, "ms"));
     },
   }),
+  // Slow but conforming: every user turn starts `ms` late, so its model request comes late too.
+  // The whole process waits (a thread sleep), as a CLI busy with its own start-up would.
+  "slow-turn-start": (p) => ({
+    input: (text) => {
+      if (userMessage(text) !== undefined) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, countParam(p, "ms"));
+      return text;
+    },
+  }),
   // One unanswered turn: it streams, then no result.
   "silent-on-turn": (p) => {
     const turn = textParam(p, "turn");

@@ -136,6 +136,7 @@ const MODEL_SIDE: readonly FaultEntry[] = [
   { name: "success-on-http-error", group: "failures", does: "Turns a model HTTP 5xx into a successful \"recovered\" answer.", host: R.modelSide, kitOnly: "the kit's model fixture fails on purpose" },
   { name: "success-on-timeout", group: "failures", does: "Turns a model timeout (provider_timeout) into an empty success.", host: R.modelSide, kitOnly: "the kit's model fixture stalls on purpose" },
   { name: "slow-stall-give-up", group: "failures", does: "Gives up on a silent model only after `ms` (slow, but conforming: the contract sets no time).", host: R.slowTurn, params: [param("ms", "count", 40_000, "how long it waits for a silent model")] },
+  { name: "slow-turn-start", group: "failures", does: "Starts every user turn `ms` after reading it, so its model request comes that late too (slow, but conforming: the contract sets no time).", host: R.slowTurn, params: [param("ms", "count", 2000, "how long each turn waits before it starts")] },
   { name: "silent-on-turn", group: "failures", does: "Never writes the selected turn's result (it streams, then nothing); the turns after it are answered.", host: R.unanswered, params: [turn("basic-2")] },
 
   // ---- the managed-task bridge (one clause of agent-cli/managed-tasks each)

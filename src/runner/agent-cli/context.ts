@@ -205,27 +205,25 @@ export class ScenarioContext {
 
   /**
    * A failure probe's failing turn: its terminal event may take up to --stall-timeout (the
-   * CLI may retry or wait on the failing model as it likes), but only once its request
+   * CLI may retry or wait on the failing model as it likes), counted from when its request
    * reached the model. A CLI that neither calls the model nor ends the turn within
-   * --turn-timeout is an unanswered turn like any other, and the probe stops there.
+   * --turn-timeout is an unanswered turn like any other, and the probe stops there. (The
+   * stall bound used to run from the send: a CLI slow to start, or a loaded machine, could
+   * use it up before the model ever failed, and the probe then judged nothing.)
    */
   async askFailing(session: LiveSession, line: string, tag: string): Promise<StdoutLine | undefined> {
     this.guard();
     const from = session.lines.length;
     const turn = `turn ${++this.turnsSent} (${tag})`;
     if (!session.send(line)) return undefined;
-    let settled = false;
-    const waiting = session.waitForLine(isTerminalLine, { from, timeoutMs: this.stallTimeoutMs, label: `the terminal event of ${turn}` }).finally(() => {
-      settled = true;
-    });
     const answered = (): boolean => session.lines.slice(from).some(isTerminalLine);
-    const reached = await this.waitForModelRequest(session, tag, this.turnTimeoutMs, () => settled || answered());
-    if (!reached && !settled && !answered() && session.exit === undefined) {
-      // The pending wait settles when the scenario's process is stopped.
+    const reached = await this.waitForModelRequest(session, tag, this.turnTimeoutMs, answered);
+    if (!reached && !answered() && session.exit === undefined) {
       this.record({ kind: "timeout", t: this.clock(), process: Math.max(1, this.sessions.length), waitingFor: `the terminal event of ${turn} (its request never reached the model)`, afterMs: this.turnTimeoutMs });
       return this.unanswered(turn, this.turnTimeoutMs, "--turn-timeout");
     }
-    const terminal = await waiting;
+    // Answered already, or exited: the wait returns at once.
+    const terminal = await session.waitForLine(isTerminalLine, { from, timeoutMs: this.stallTimeoutMs, label: `the terminal event of ${turn}` });
     this.guard();
     if (terminal !== undefined || session.exit !== undefined) return terminal;
     return this.unanswered(turn, this.stallTimeoutMs, "--stall-timeout");
@@ -291,9 +289,20 @@ export class ScenarioContext {
     return undefined;
   }
 
-  /** Stops every process of the scenario and the fixture subscription; always bounded. */
-  async finish(): Promise<void> {
+  /**
+   * Stops every process of the scenario, then `closeFixtures` (bounded), then the fixture
+   * subscription; always bounded. A model call is recorded when it finishes: a call still open
+   * when the processes stop (a stalled stream) finishes when its socket closes or the fixture
+   * closes, and is recorded only if that happens before the subscription ends. Left to the
+   * socket's close event, a loaded machine could lose it, and the failure probe then judged
+   * nothing.
+   */
+  async finish(closeFixtures: () => Promise<void> = async () => undefined): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.stop()));
-    this.unsubscribe();
+    try {
+      await closeFixtures();
+    } finally {
+      this.unsubscribe();
+    }
   }
 }

@@ -121,9 +121,8 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, ke
   } catch (error) {
     if (!(error instanceof ScenarioStopped)) throw error;
   } finally {
-    await ctx.finish();
+    await ctx.finish(() => fixtures.close());
     control.leave(ctx);
-    await fixtures.close();
     rmSync(root, { recursive: true, force: true });
   }
   const stop = ctx.stop;

@@ -20,18 +20,18 @@ const STALL = "agent-cli/failures/model-stall";
 /** When the fake gives up on the stalled model. */
 const GIVE_UP_MS = 3000;
 
-function launch(giveUpMs: number): Pick<AgentCliSuiteOptions, "config" | "facts"> {
+function launch(giveUpMs: number, faults: string[] = []): Pick<AgentCliSuiteOptions, "config" | "facts"> {
   return readLaunch({
     candidate: FAKE,
-    rest: ["--fault", `slow-stall-give-up:ms=${giveUpMs}`],
+    rest: ["--fault", `slow-stall-give-up:ms=${giveUpMs}`, ...faults.flatMap((f) => ["--fault", f])],
     env: ["AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "AWP_REFERENCE_API_KEY={{fixture.token}}"],
   });
 }
 
-async function probe(options: Partial<AgentCliSuiteOptions> & { scenarios: ScenarioName[] }): Promise<{ stall: ClauseResult | undefined; notes: string[]; done: Map<string, number> }> {
+async function probe(options: Partial<AgentCliSuiteOptions> & { scenarios: ScenarioName[] }, giveUpMs = GIVE_UP_MS, faults: string[] = []): Promise<{ stall: ClauseResult | undefined; notes: string[]; done: Map<string, number> }> {
   const started = performance.now();
   const done = new Map<string, number>();
-  const run = await recordAgentCliRun({ ...launch(GIVE_UP_MS), quietWindowMs: 100, ...options, onScenario: (name) => done.set(name, performance.now() - started) });
+  const run = await recordAgentCliRun({ ...launch(giveUpMs, faults), quietWindowMs: 100, ...options, onScenario: (name) => done.set(name, performance.now() - started) });
   const { results, notes } = judgeAgentRun(run, (id) => id === STALL);
   return { stall: results.find((r) => r.id === STALL), notes, done };
 }
@@ -64,5 +64,13 @@ describe("failure probes: --stall-timeout bounds the failing turn", () => {
     expect(only?.message).toBe("after a stalled stream: no terminal event within 1.2 s (--stall-timeout, the kit's bound); the kit stopped waiting");
     expect(only?.seen).toBe("still running after 1.2 s, 1 model request");
     expect(JSON.stringify(only)).not.toContain("fail-stall-next");
+  }, 30_000);
+
+  it.concurrent("--stall-timeout counts from when the request reached the model: a CLI slow to start its turn, quick to give up, passes", async () => {
+    // The turn starts 1.6 s late, longer than the 1.2 s stall bound; the CLI then gives up 0.4 s
+    // after the stream went silent. Counted from the send, the bound would end before the stall began.
+    const { stall, notes } = await probe({ scenarios: ["failures-stall"], turnTimeoutMs: 10_000, stallTimeoutMs: 1200 }, 400, ["slow-turn-start:ms=1600"]);
+    expect(stall?.status, JSON.stringify(stall)).toBe("pass");
+    expect(notes.find((n) => n.startsWith("failures/model-stall:"))).toMatch(/^failures\/model-stall: the CLI ended the stalled turn after \d+\.\d s \(1 model request\)$/);
   }, 30_000);
 });
