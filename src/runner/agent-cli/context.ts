@@ -2,50 +2,13 @@ import { performance } from "node:perf_hooks";
 import { renderDirective } from "../../fixtures/index.js";
 import { isTerminalLine } from "./terminal.js";
 import { desktopArgv, expandPlaceholders, type LaunchConfig, type LaunchExtras, childEnvironment } from "../../core/agent-cli/launch.js";
-import type { AgentMode, Directive, TranscriptEvent } from "../../core/agent-cli/types.js";
-import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type KitBounds, type ScenarioName, type ScenarioStop, type StopCause } from "../../core/agent-cli/scenarios.js";
-import type { ControlPlaneFixture, ModelFixture } from "../../fixtures/index.js";
-import type { BridgeSetup } from "../../core/agent-cli/managed-tasks.js";
+import type { Directive, TranscriptEvent } from "../../core/agent-cli/types.js";
+import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type ScenarioName, type ScenarioStop, type StopCause } from "../../core/agent-cli/scenarios.js";
 import { recordFixtures } from "./fixture-events.js";
-import type { OutputBudget } from "./output-budget.js";
 import { LiveSession, type ExitInfo, type HostSignal, type StdoutLine } from "./session.js";
+import { ScenarioStopped, type Block, type ScenarioSetup } from "./scenario-setup.js";
 
-export type Block = Record<string, unknown>;
-
-export interface ScenarioSetup {
-  /** A fixed scenario, or "fuzz" for a fuzzed session. */
-  name: ScenarioName | "fuzz";
-  mode: AgentMode;
-  config: LaunchConfig;
-  fixture: ModelFixture;
-  /** The control-plane fixture, when the configuration uses its placeholders. */
-  controlPlane?: ControlPlaneFixture;
-  /** How the configuration sets the managed-task bridge (absent: it does not). */
-  bridge?: BridgeSetup;
-  /** {{fixture.*}} values for this scenario's fixture. */
-  placeholders: Record<string, string>;
-  turnTimeoutMs: number;
-  /** The other kit bounds (default DEFAULT_BOUNDS; turnTimeoutMs above wins). */
-  bounds?: Partial<KitBounds>;
-  cwd: string;
-  home: string;
-  /** Environment of the kit process (the launcher). */
-  launcherEnv: Record<string, string | undefined>;
-  /** Told when a turn bounded by --turn-timeout went unanswered (the run may then stop every scenario). */
-  onUnanswered?: (ctx: ScenarioContext) => void;
-  /** The run's stdout budget, shared by every process of every scenario (default: each process's own caps only). */
-  outputBudget?: OutputBudget;
-}
-
-/**
- * Thrown by a scenario step once the scenario is stopped (a turn went unanswered, or the run
- * stopped it): the scenario runs none of its later steps. The driver catches it.
- */
-export class ScenarioStopped extends Error {
-  constructor(readonly stop: ScenarioStop) {
-    super(`scenario ${stop.scenario} stopped (${stop.cause})`);
-  }
-}
+export { ScenarioStopped, type Block, type ScenarioSetup } from "./scenario-setup.js";
 
 /** How often waitForModelRequest looks at the fixture's record. */
 const MODEL_POLL_MS = 25;
@@ -290,17 +253,17 @@ export class ScenarioContext {
   }
 
   /**
-   * Stops every process of the scenario, then `closeFixtures` (bounded), then the fixture
-   * subscription; always bounded. A model call is recorded when it finishes: a call still open
-   * when the processes stop (a stalled stream) finishes when its socket closes or the fixture
-   * closes, and is recorded only if that happens before the subscription ends. Left to the
-   * socket's close event, a loaded machine could lose it, and the failure probe then judged
-   * nothing.
+   * Stops every process of the scenario, then its fixtures, then the fixture subscription;
+   * always bounded. A model call is recorded when it finishes: a call still open when the
+   * processes stop (a stalled stream) finishes when its socket closes or the fixture closes,
+   * and is recorded only while the scenario listens. Left to the socket's close event, a loaded
+   * machine could lose it, and the failure probe then judged nothing. The fixtures are this
+   * scenario's own; closing them again later does nothing.
    */
-  async finish(closeFixtures: () => Promise<void> = async () => undefined): Promise<void> {
+  async finish(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.stop()));
     try {
-      await closeFixtures();
+      await Promise.all([this.setup.fixture.close(), this.setup.controlPlane?.close()]);
     } finally {
       this.unsubscribe();
     }

@@ -121,7 +121,8 @@ async function runScenario(name: ScenarioName, options: AgentCliSuiteOptions, ke
   } catch (error) {
     if (!(error instanceof ScenarioStopped)) throw error;
   } finally {
-    await ctx.finish(() => fixtures.close());
+    // finish() closes the scenario's fixtures too, before it stops recording them.
+    await ctx.finish();
     control.leave(ctx);
     rmSync(root, { recursive: true, force: true });
   }
