@@ -17,10 +17,10 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 /** Set in the second process's environment: the user's own value of MALLOC_ENV (JSON, null: unset). */
-export const TUNED_ENV = "AWP_CONFORMANCE_TUNED";
+const TUNED_ENV = "AWP_CONFORMANCE_TUNED";
 const MALLOC_ENV = "MALLOC_MMAP_THRESHOLD_";
-export const MALLOC_THRESHOLD = "131072";
-export const TUNED_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
+const MALLOC_THRESHOLD = "131072";
+const TUNED_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
 const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 const ENTRY = fileURLToPath(new URL("./main.js", import.meta.url));
 
@@ -33,15 +33,13 @@ export function settleTunedProcess(): boolean {
   const saved = process.env[TUNED_ENV];
   if (saved === undefined) return false;
   delete process.env[TUNED_ENV];
-  let original: unknown = null;
   try {
-    original = JSON.parse(saved);
+    const original: unknown = JSON.parse(saved);
+    if (typeof original === "string") process.env[MALLOC_ENV] = original;
+    else delete process.env[MALLOC_ENV];
   } catch {
-    // Not ours to read: leave MALLOC_ENV as it is.
-    original = process.env[MALLOC_ENV] ?? null;
+    // Not a value the first process wrote: MALLOC_ENV is left as it is.
   }
-  if (typeof original === "string") process.env[MALLOC_ENV] = original;
-  else delete process.env[MALLOC_ENV];
   if (process.channel !== undefined) {
     process.channel.unref();
     process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
