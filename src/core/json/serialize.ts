@@ -4,6 +4,8 @@ import type { JsonObject, JsonValue } from "./types.js";
 export interface SerializeStyle {
   keys(obj: JsonObject): string[];
   string(s: string): string;
+  /** Writes an object key (default: as `string`). */
+  key?(s: string): string;
   number(n: number): string;
 }
 
@@ -39,6 +41,7 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
   let out = "";
   const stack: Frame[] = [];
   const open = new Set<object>();
+  const writeKey = style.key ?? style.string;
   let v: JsonValue = root;
   for (;;) {
     if (typeof v === "object" && v !== null) {
@@ -55,7 +58,7 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
           out += "[";
           v = (v as JsonValue[])[0]!;
         } else {
-          out += "{" + style.string(keys[0]!) + ":";
+          out += "{" + writeKey(keys[0]!) + ":";
           v = (v as JsonObject)[keys[0]!]!;
         }
         continue;
@@ -74,7 +77,7 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
           v = (top.container as JsonValue[])[top.index]!;
         } else {
           const key = top.keys[top.index]!;
-          out += "," + style.string(key) + ":";
+          out += "," + writeKey(key) + ":";
           v = (top.container as JsonObject)[key]!;
         }
         break;

@@ -1,7 +1,8 @@
 import { serialize, type SerializeStyle } from "./serialize.js";
 import type { JsonValue } from "./types.js";
 
-const wireStyle: SerializeStyle = {
+/** How wireJson writes (exported for writers that treat some strings specially). */
+export const wireStyle: SerializeStyle = {
   keys: (obj) => Object.keys(obj),
   string: (s) => JSON.stringify(s),
   number: (n) => {

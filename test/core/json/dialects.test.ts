@@ -79,6 +79,25 @@ describe("digest dialects against serde_json 1.0.87 (ryu) and 1.0.154 (zmij)", (
     expect(inputDigests(sensitive!.request).map((d) => d.digest)).toEqual([sensitive!.ryu.digest, sensitive!.zmij.digest]);
   });
 
+  it("the quick look at the bytes never passes over a literal the dialects write differently", () => {
+    // dialectSensitive reads a request whole only when its bytes, strings left out, hold an
+    // exponent or 16 digits in a row: every oracle literal the two builds write differently does.
+    const differ = vectors.numbers.filter((v) => typeof v.ryu === "string" && v.ryu !== v.zmij);
+    expect(differ.length).toBeGreaterThan(100);
+    for (const v of differ) {
+      expect(dialectSensitive(new TextEncoder().encode(`{"s":"no 1e16 here","n":${v.literal}}`)), v.literal).toBe(true);
+      expect(dialectSensitive(`{"n":[${v.literal}],"d":"sha256:3e"}`), v.literal).toBe(true);
+    }
+    // Exponents and digit runs inside strings (digests, texts) are not numbers.
+    expect(dialectSensitive(`{"d":"sha256:3e9e","t":"10000000000000000.0 \\" 1e99","n":1.5}`)).toBe(false);
+  });
+
+  test.prop([fc.double({ noNaN: true, noDefaultInfinity: true })])("a request with any float is judged as reading it whole would", (x) => {
+    const request = `{"a":"1e99","n":${JSON.stringify(x)}}`;
+    const whole = new Set(inputDigests(request).map((d) => d.digest)).size > 1;
+    expect(dialectSensitive(request)).toBe(whole);
+  });
+
   test.prop([fc.double({ noNaN: true, noDefaultInfinity: true })])("zmij is ryu with a plus sign on positive exponents", (x) => {
     expect(formatF64(x, "zmij")).toBe(formatF64(x, "ryu").replace(/e(\d)/, "e+$1"));
   });

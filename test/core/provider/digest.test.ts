@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, parseJson } from "../../../src/core/json/index.js";
+import { fc, test } from "@fast-check/vitest";
+import { canonicalJson, parseJson, wireJson, type JsonValue } from "../../../src/core/json/index.js";
 import { computeInputDigest, configRevision } from "../../../src/core/provider/digest.js";
 import { KitError } from "../../../src/core/errors.js";
 
@@ -36,6 +37,36 @@ describe("input_digest", () => {
     const wire = '{"api_version":"aw-provider/v1alpha1","method":"invoke","n":1.5,"big":18446744073709551615,"s":"é\u2028"}';
     expect(computeInputDigest(value)).toBe(computeInputDigest(wire));
     expect(computeInputDigest(new TextEncoder().encode(wire))).toBe(computeInputDigest(wire));
+  });
+
+  it("puts long strings into the canonical text as reading the wire text back would", () => {
+    const long = (c: string): string => c.repeat(5000);
+    const value = {
+      api_version: "aw-provider/v1alpha1",
+      z: long("x"),
+      a: { pad: long("é\n\"\u0001"), n: 1.5, big: 18446744073709551615n, list: [long("y"), long("y"), 1e21] },
+      mixed: long("😀"), // surrogates: written and read back the plain way
+      input_digest: "sha256:0",
+    };
+    const wire = wireJson(value);
+    for (const dialect of ["ryu", "zmij"] as const) expect(computeInputDigest(value, dialect)).toBe(computeInputDigest(wire, dialect));
+    // A request holding what looks like a mark is still bound right (the marks carry a random nonce).
+    const lookalike = { s: long("x"), t: "awp-conformance-long-string-0000000000000000-0" };
+    expect(computeInputDigest(lookalike)).toBe(computeInputDigest(wireJson(lookalike)));
+  });
+
+  test.prop([fc.json({ maxDepth: 3 }), fc.string({ unit: "binary", minLength: 4096, maxLength: 6000 })])("gives the wire text's digest for values with long strings", (json, long) => {
+    const value = { inner: JSON.parse(json) as JsonValue, long, again: [long] };
+    let wire: string;
+    try {
+      wire = wireJson(value);
+      computeInputDigest(wire);
+    } catch {
+      // Lone surrogates: neither way binds them.
+      expect(() => computeInputDigest(value)).toThrow();
+      return;
+    }
+    expect(computeInputDigest(value)).toBe(computeInputDigest(wire));
   });
 
   it("binds the spelling of numbers as serde reads them: 1 and 1.0 differ", () => {
