@@ -6,7 +6,6 @@
  */
 import { wireJson, type JsonValue } from "../../core/json/index.js";
 import type { JsonObject } from "../../core/provider/types.js";
-import type { Labelled } from "./boundary.js";
 import { buildSized, padding, sizedLabel, type Built } from "./sized.js";
 import { spliceRequest } from "./splice.js";
 import type { ToolValue } from "./values.js";
@@ -23,20 +22,24 @@ export interface ToolParts {
 
 export interface AssembledRequest {
   value: JsonObject;
-  wire: string;
+  /** The request as its schema sees it: each size-planned value a string in its place (see spliceRequest). */
+  shell: JsonObject;
+  /** Its wire bytes. */
+  bytes: Uint8Array;
   /** Labels of the two values and of the padding (undefined when nothing about them is special). */
   labels: (string | undefined)[];
 }
 
-type Placed = { labelled: Labelled<JsonValue>; built?: Built };
+/** A fixed value, or a size-planned one (built: its value may not be built yet, see lazy.ts). */
+type Placed = { label: string | undefined; fixed: JsonValue; built?: Built };
 
 function place(where: string, tool: ToolValue, max: number): Placed {
-  if (tool.kind === "fixed") return { labelled: tool.value };
+  if (tool.kind === "fixed") return { label: tool.value.label, fixed: tool.value.value };
   const built = buildSized(tool.plan, max);
-  return { labelled: sizedLabel(where, tool.plan, built), built };
+  return { label: sizedLabel(where, tool.plan, built), fixed: null, built };
 }
 
-const bytesOf = (placed: Placed | undefined): number => (placed === undefined ? 4 : (placed.built?.bytes ?? utf8(wireJson(placed.labelled.value))));
+const bytesOf = (placed: Placed | undefined): number => (placed === undefined ? 4 : (placed.built?.bytes ?? utf8(wireJson(placed.fixed))));
 
 /**
  * `envelope(parts)` is the unbound request around the parts; tool.before requests pass no
@@ -53,7 +56,7 @@ export function assembleToolRequest(envelope: (parts: ToolParts) => JsonObject, 
   const parts: Record<string, Built> = {};
   if (placedInput.built !== undefined) parts.input = placedInput.built;
   if (placedResult?.built !== undefined) parts.result = placedResult.built;
-  const labels = [placedInput.labelled.label, placedResult?.labelled.label];
+  const labels = [placedInput.label, placedResult?.label];
   if (filled) {
     const left = limit - (base - 8 + bytesOf(placedInput) + bytesOf(placedResult));
     if (left >= 0) {
@@ -61,7 +64,7 @@ export function assembleToolRequest(envelope: (parts: ToolParts) => JsonObject, 
       labels.push(`a request of exactly ${fill} bytes (event.native padded)`);
     }
   }
-  const fixed: ToolParts = { input: placedInput.labelled.value, result: placedResult?.labelled.value ?? null };
+  const fixed: ToolParts = { input: placedInput.fixed, result: placedResult?.fixed ?? null };
   const spliced = spliceRequest((values) => envelope({ ...fixed, ...values }), parts);
-  return { value: spliced.value, wire: spliced.wire, labels };
+  return { value: spliced.value, shell: spliced.shell, bytes: spliced.bytes, labels };
 }

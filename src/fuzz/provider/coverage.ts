@@ -58,7 +58,7 @@ function codePoints(text: string): number {
   return n;
 }
 
-interface Shape {
+export interface Shape {
   /** The largest container, in members. */
   members: number;
   /** The longest string, in code points. */
@@ -73,17 +73,53 @@ const SCALAR: Shape = { members: 0, chars: 0, depth: 0 };
  * collection repeats a few), so each distinct container is walked once.
  */
 const shapes = new WeakMap<object, Shape>();
+/**
+ * Shapes of members known from how they were made (a size-planned value: sized.ts), by
+ * container and key: the walk takes them instead of reading the member, which may not even
+ * be built yet (lazy.ts) and may have hundreds of thousands of members of its own.
+ */
+const knownMembers = new WeakMap<object, Map<string, Shape>>();
+
+/** Records the shape of `parent[key]`, known from how it was made. */
+export function knowShape(parent: object, key: string, shape: Shape): void {
+  const known = knownMembers.get(parent) ?? new Map<string, Shape>();
+  known.set(key, shape);
+  knownMembers.set(parent, known);
+}
+
+/** The shape of a collection of `count` members cycling through `members`: what walking it would find. */
+export function cycledShape(members: readonly JsonValue[], count: number): Shape {
+  const shape: Shape = { members: count, chars: 0, depth: 1 };
+  for (const member of members.slice(0, count)) {
+    const inner = shapeOf(member);
+    shape.members = Math.max(shape.members, inner.members);
+    shape.chars = Math.max(shape.chars, inner.chars);
+    shape.depth = Math.max(shape.depth, inner.depth + 1);
+  }
+  return shape;
+}
+
+/** The shape of a string: its code points. */
+export const stringShape = (text: string): Shape => ({ members: 0, chars: codePoints(text), depth: 0 });
+
+/** The shape of `parent[key]`: known, or measured (a member known is not read). */
+function memberShape(parent: object, key: string): Shape {
+  return knownMembers.get(parent)?.get(key) ?? shapeOf((parent as { [key: string]: JsonValue })[key] as JsonValue);
+}
 
 /** One walk: the largest container, the longest string and the nesting of a value (at most 1000 deep, as generated). */
-function shapeOf(value: JsonValue): Shape {
-  if (typeof value === "string") return { members: 0, chars: codePoints(value), depth: 0 };
+export function shapeOf(value: JsonValue): Shape {
+  if (typeof value === "string") return stringShape(value);
   if (value === null || typeof value !== "object") return SCALAR;
   const known = shapes.get(value);
   if (known !== undefined) return known;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  const shape: Shape = { members: children.length, chars: 0, depth: 0 };
-  for (const child of children) {
-    const inner = shapeOf(child);
+  const array = Array.isArray(value);
+  const keys = array ? undefined : Object.keys(value);
+  const size = array ? value.length : (keys as string[]).length;
+  const shape: Shape = { members: size, chars: 0, depth: 0 };
+  const knownHere = knownMembers.get(value);
+  for (let i = 0; i < size; i++) {
+    const inner = array ? shapeOf(value[i] as JsonValue) : knownHere === undefined ? shapeOf(value[(keys as string[])[i] as string] as JsonValue) : memberShape(value, (keys as string[])[i] as string);
     if (inner.members > shape.members) shape.members = inner.members;
     if (inner.chars > shape.chars) shape.chars = inner.chars;
     if (inner.depth > shape.depth) shape.depth = inner.depth;
@@ -95,14 +131,18 @@ function shapeOf(value: JsonValue): Shape {
 
 /** The largest container (in members) and the longest string (in code points) anywhere in `values`. */
 export function extremes(values: readonly JsonValue[]): { members: number; chars: number } {
-  const shape = shapeOf(values as JsonValue[]);
-  return { members: Math.max(0, ...values.map((v) => shapeOf(v).members)), chars: shape.chars };
+  return fold(values.map(shapeOf));
 }
 
-function toolValues(request: JsonObject | undefined): JsonValue[] {
+function fold(found: readonly Shape[]): { members: number; chars: number } {
+  return { members: Math.max(0, ...found.map((s) => s.members)), chars: Math.max(0, ...found.map((s) => s.chars)) };
+}
+
+/** Shapes of event.tool.input and event.tool.result (a missing one counts as null). */
+function toolShapes(request: JsonObject | undefined): Shape[] {
   const event = request?.event;
   const tool = isObject(event) ? event.tool : undefined;
-  return isObject(tool) ? [tool.input ?? null, tool.result ?? null] : [];
+  return isObject(tool) ? ["input", "result"].map((key) => (key in tool ? memberShape(tool, key) : SCALAR)) : [];
 }
 
 /** Counts provider cases as they run: per kind ("valid", "hostile:<kind>") and per size bucket. */
@@ -119,7 +159,7 @@ export class ProviderCoverage {
     this.tally.size(PROVIDER_SIZES.bytes, c.bytes.length);
     const value = c.value ?? c.base?.value;
     if (value === undefined) return;
-    const { members, chars } = extremes(toolValues(value));
+    const { members, chars } = fold(toolShapes(value));
     this.tally.size(PROVIDER_SIZES.members, members);
     this.tally.size(PROVIDER_SIZES.chars, chars);
     this.tally.size(PROVIDER_SIZES.depth, shapeOf(value).depth);

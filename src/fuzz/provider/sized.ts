@@ -19,7 +19,9 @@ import fc from "fast-check";
 import { KitError } from "../../core/errors.js";
 import { canonicalJson, parseJson, wireJson, type JsonValue } from "../../core/json/index.js";
 import { MAX_MESSAGE_BYTES } from "../../core/provider/types.js";
-import { alphabetArb, boundaryInteger, cycle, labelled, LIMIT_NUMBERS, simplestFirst, unicodeTextArb, type Labelled, type Special } from "./boundary.js";
+import { alphabetArb, boundaryInteger, cycle, LIMIT_NUMBERS, simplestFirst, unicodeTextArb, type Special } from "./boundary.js";
+import { cycledShape, stringShape, type Shape } from "./coverage.js";
+import { once } from "./lazy.js";
 
 export type SizedShape = "object" | "array" | "string";
 
@@ -97,17 +99,28 @@ const utf8 = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
  * What a plan became: the value, its wire text and its canonical text (the digest's form, as
- * the kit's reader reads the wire text), its wire size, and how many members or characters it
- * has. The texts are put together from the few distinct members, so a value near 1 MiB is
- * written and bound without serializing or parsing it whole (splice.ts).
+ * the kit's reader reads the wire text), its wire size, how many members or characters it
+ * has, and its shape for the coverage. The texts are put together from the few distinct
+ * members, so a value near 1 MiB is written and bound without serializing or parsing it whole
+ * (splice.ts).
  */
 export interface Built {
-  value: JsonValue;
+  /** The value; for a lazy one, built on first read (and kept). */
+  readonly value: JsonValue;
   wire: string;
   canon: string;
   bytes: number;
   count: number;
+  shape: Shape;
+  /** The value is not built until read: the request holds a getter in its place (lazy.ts). */
+  lazy: boolean;
 }
+
+/** Objects of at least this many members are built when first read (lazy.ts); a hostile case's base (16 KiB at most) never has one. */
+export const LAZY_MEMBERS = 4096;
+
+/** Entries of an object's texts are written this many at a time, from one template per member they start at. */
+const BLOCK = 10;
 
 /** The canonical text of a value, read back from its wire text as computeInputDigest reads a request. */
 export function canonicalOf(value: JsonValue): string {
@@ -138,6 +151,7 @@ function buildCollection(plan: SizedPlan, max: number): Built {
     bytes += cost;
   }
   const p = plan.members.length;
+  const shape = cycledShape(plan.members, n);
   // Members and keys that read back as they are written (the usual case) have one text for both.
   const same = wireKey === canonKey && wires.every((wire, i) => wire === canons[i]);
   if (!object) {
@@ -145,19 +159,38 @@ function buildCollection(plan: SizedPlan, max: number): Built {
     const value: JsonValue[] = new Array<JsonValue>(n);
     for (let i = 0; i < n; i++) value[i] = plan.members[i % p] as JsonValue;
     const wire = `[${repeatCycle(wires, n)}]`;
-    return { value, wire, canon: same ? wire : `[${repeatCycle(canons, n)}]`, bytes, count: n };
+    return { value, wire, canon: same ? wire : `[${repeatCycle(canons, n)}]`, bytes, count: n, shape, lazy: false };
   }
-  const value: { [key: string]: JsonValue } = {};
-  const wireParts: string[] = [];
-  const canonParts: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const digits = String(i).padStart(width, "0");
-    value[`${plan.stem}k${digits}`] = plan.members[i % p] as JsonValue;
-    wireParts.push(`${wireKey}${digits}":${wires[i % p] as string}`);
-    if (!same) canonParts.push(`${canonKey}${digits}":${canons[i % p] as string}`);
-  }
-  const wire = `{${wireParts.join(",")}}`;
-  return { value, wire, canon: same ? wire : `{${canonParts.join(",")}}`, bytes, count: n };
+  const wire = `{${objectEntries(wireKey, wires, n, width)}}`;
+  const canon = same ? wire : `{${objectEntries(canonKey, canons, n, width)}}`;
+  const build = once((): JsonValue => {
+    const value: { [key: string]: JsonValue } = {};
+    for (let i = 0; i < n; i++) value[`${plan.stem}k${String(i).padStart(width, "0")}`] = plan.members[i % p] as JsonValue;
+    return value;
+  });
+  const lazy = n >= LAZY_MEMBERS;
+  if (!lazy) return { value: build(), wire, canon, bytes, count: n, shape, lazy };
+  return { get value() { return build(); }, wire, canon, bytes, count: n, shape, lazy };
+}
+
+/**
+ * The entries of an object of `n` members, keys `key` + the index in `width` digits + '"',
+ * values cycling through `texts`, joined with commas. Ten at a time: the entries of a block
+ * that starts at index 10·b differ from those of any other block starting at the same member
+ * only in the index digits before the last, so each block is a template (one per starting
+ * member) with those digits put in, about half the time of writing each entry.
+ */
+function objectEntries(key: string, texts: readonly string[], n: number, width: number): string {
+  const p = texts.length;
+  const entry = (i: number): string => `${key}${String(i).padStart(width, "0")}":${texts[i % p] as string}`;
+  if (width < 2) return Array.from({ length: n }, (_, i) => entry(i)).join(",");
+  const hole = "\u0000"; // no key or member text holds a raw NUL: JSON writes it escaped
+  const templates = Array.from({ length: p }, (_, start) => Array.from({ length: BLOCK }, (_, j) => `,${key}${hole}${j}":${texts[(start + j) % p] as string}`).join(""));
+  const blocks = Math.floor(n / BLOCK);
+  let out = "";
+  for (let b = 0; b < blocks; b++) out += (templates[(b * BLOCK) % p] as string).replaceAll(hole, String(b).padStart(width - 1, "0"));
+  for (let i = blocks * BLOCK; i < n; i++) out += `,${entry(i)}`;
+  return out.slice(1);
 }
 
 /** The first `n` items of the endless cycle through `parts`, joined with commas. */
@@ -179,7 +212,7 @@ function buildString(plan: SizedPlan, max: number): Built {
   for (let i = 0; i < n % costs.length; i++) bytes += costs[i] as number;
   while (n < plan.count && bytes + (costs[n % costs.length] as number) <= limit) bytes += costs[n++ % costs.length] as number;
   const value = cycle(plan.alphabet, n);
-  return { value, wire: wireJson(value), canon: canonicalJson(value), bytes: bytes + 2, count: n };
+  return { value, wire: wireJson(value), canon: canonicalJson(value), bytes: bytes + 2, count: n, shape: stringShape(value), lazy: false };
 }
 
 /** The value of a plan in at most `max` wire bytes (at least the empty value). */
@@ -190,11 +223,11 @@ export function buildSized(plan: SizedPlan, max: number): Built {
 /** A string of `length` "x": the padding of a filled request. */
 export function padding(length: number): Built {
   const value = "x".repeat(length);
-  return { value, wire: `"${value}"`, canon: `"${value}"`, bytes: length + 2, count: length };
+  return { value, wire: `"${value}"`, canon: `"${value}"`, bytes: length + 2, count: length, shape: { members: 0, chars: length, depth: 0 }, lazy: false };
 }
 
 /** "tool.input object of 51 members", "tool.result string of 0 chars". */
-export function sizedLabel(where: string, plan: SizedPlan, built: Built): Labelled<JsonValue> {
+export function sizedLabel(where: string, plan: SizedPlan, built: Built): string {
   const what = plan.shape === "string" ? `string of ${built.count} char${built.count === 1 ? "" : "s"}` : `${plan.shape} of ${built.count} member${built.count === 1 ? "" : "s"}`;
-  return labelled(built.value, `${where} ${what}`);
+  return `${where} ${what}`;
 }

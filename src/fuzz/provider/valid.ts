@@ -5,7 +5,7 @@ import { API_VERSION, PROFILE_EFFECTS, type JsonObject, type ToolEvent } from ".
 import type { ProviderCase, ProviderFuzzContext } from "../types.js";
 import { MAX_MESSAGE_BYTES } from "../../core/provider/types.js";
 import { boundedString, labelled, printableAlphabetArb, type Labelled } from "./boundary.js";
-import { encoder, validCase } from "./case.js";
+import { validCase } from "./case.js";
 import { nativeArb } from "./jsf.js";
 import { assembleToolRequest, type ToolParts } from "./assemble.js";
 import { fillArb } from "./sized.js";
@@ -166,6 +166,6 @@ export function validCaseArb(ctx: ProviderFuzzContext, options: ValidCaseOptions
       const request = assembleToolRequest(envelope, spec.input, after ? spec.result : undefined, maxBytes, spec.fill);
       notes.push(...request.labels, ...later);
       const special = notes.filter((n): n is string => n !== undefined);
-      return validCase(`${pair.operation} ${pair.event} [${effects.join(",")}]: ${special.join(", ")}`, request.value, ctx.budgetMs, encoder.encode(request.wire));
+      return validCase(`${pair.operation} ${pair.event} [${effects.join(",")}]: ${special.join(", ")}`, request.value, ctx.budgetMs, request.bytes, request.shell);
     });
 }
