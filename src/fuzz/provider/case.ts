@@ -37,7 +37,13 @@ export function hostileId(base: ProviderCase): string {
 
 /** The base request under the hostile id, re-bound. */
 export function rebased(base: ProviderCase): JsonObject {
-  return bind({ ...baseValue(base), request_id: hostileId(base) });
+  return bind(renamed(base));
+}
+
+/** The base request under the hostile id, without its input_digest: for a change that is bound afterwards (binding it first would be wasted). */
+export function renamed(base: ProviderCase): JsonObject {
+  const { input_digest: _bound, ...unbound } = baseValue(base);
+  return { ...unbound, request_id: hostileId(base) };
 }
 
 export function baseValue(base: ProviderCase): JsonObject {

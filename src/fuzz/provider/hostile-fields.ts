@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { bind } from "../../core/provider/requests.js";
 import type { HostileKind, JsonObject } from "../../core/provider/types.js";
 import type { ProviderCase, ProviderFuzzContext } from "../types.js";
-import { hostileFromValue, rebased, updateAt } from "./case.js";
+import { hostileFromValue, renamed, updateAt } from "./case.js";
 
 /**
  * Hostile cases with one envelope field out of form (the fixed suite's probes of the same
@@ -52,7 +52,7 @@ const VARIANTS: Record<FieldKind, readonly [string, Change][]> = {
 function variantArb(kind: HostileKind, bases: Bases, variants: readonly [string, Change][]): fc.Arbitrary<ProviderCase> {
   return fc.record({ base: bases, variant: fc.nat({ max: variants.length - 1 }) }).map(({ base, variant }) => {
     const [label, change] = variants[variant] as [string, Change];
-    return hostileFromValue(kind, label, base, bind(change(rebased(base))));
+    return hostileFromValue(kind, label, base, bind(change(renamed(base))));
   });
 }
 
@@ -67,6 +67,6 @@ export function undeclaredOperationArb(bases: Bases, ctx: ProviderFuzzContext): 
   const declared = new Set(ctx.operations.map((op) => op.name));
   const names = fc.constantFrom("x-awp-undeclared", "audit", "Check", "check2", "describe", "*").filter((name) => !declared.has(name));
   return fc.record({ base: bases, name: names }).map(({ base, name }) =>
-    hostileFromValue("undeclared-operation", `operation ${JSON.stringify(name)}, not declared`, base, bind({ ...rebased(base), operation: name })),
+    hostileFromValue("undeclared-operation", `operation ${JSON.stringify(name)}, not declared`, base, bind({ ...renamed(base), operation: name })),
   );
 }

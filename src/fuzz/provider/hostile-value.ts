@@ -4,7 +4,7 @@ import { bind } from "../../core/provider/requests.js";
 import { EFFECT_NAMES, MAX_MESSAGE_BYTES, type JsonObject } from "../../core/provider/types.js";
 import type { ProviderCase } from "../types.js";
 import { boundaryInteger } from "./boundary.js";
-import { hostileFromBytes, hostileFromValue, hostileId, rebased, updateAt, withTool } from "./case.js";
+import { hostileFromBytes, hostileFromValue, hostileId, renamed, updateAt, withTool } from "./case.js";
 import { paddedRequest } from "./padding.js";
 import { nest, TOOL_VALUE_DEPTH, type Container } from "./values.js";
 
@@ -20,7 +20,7 @@ export function oversizedArb(bases: Bases): fc.Arbitrary<ProviderCase> {
     .record({ base: bases, size: sizes })
     .map(({ base, size }) => {
       const label = size <= MIB + 4096 ? `a request of 1 MiB + ${size - MIB} bytes` : `a request of ${(size / MIB).toFixed(2)} MiB`;
-      const { value, bytes } = paddedRequest(rebased(base), size);
+      const { value, bytes } = paddedRequest(renamed(base), size);
       return hostileFromBytes("oversized-request", label, base, value, bytes, true);
     });
 }
@@ -37,8 +37,8 @@ export function excessiveDepthArb(bases: Bases): fc.Arbitrary<ProviderCase> {
       // A scalar inside n containers of tool.input (or of a native member) is at depth 3 + n.
       const deep = nest(depth - TOOL_VALUE_DEPTH, 1, container);
       const request = inNative
-        ? bind(updateAt(rebased(base), ["event", "native"], (native) => ({ ...native, deep })))
-        : bind(withTool(rebased(base), (tool) => ({ ...tool, input: deep })));
+        ? bind(updateAt(renamed(base), ["event", "native"], (native) => ({ ...native, deep })))
+        : bind(withTool(renamed(base), (tool) => ({ ...tool, input: deep })));
       const where = inNative ? "event.native.deep" : "tool.input";
       return hostileFromValue("excessive-depth", `a value at depth ${depth} (${where} nested ${depth - TOOL_VALUE_DEPTH} deep, ${container}s)`, base, request);
     });
@@ -70,7 +70,7 @@ const OUT_OF_BOUNDS: readonly { label: string; change: (request: JsonObject, bas
 export function outOfBoundsArb(bases: Bases): fc.Arbitrary<ProviderCase> {
   return fc.record({ base: bases, variant: fc.nat({ max: OUT_OF_BOUNDS.length - 1 }) }).map(({ base, variant }) => {
     const { label, change } = OUT_OF_BOUNDS[variant] as (typeof OUT_OF_BOUNDS)[number];
-    return hostileFromValue("out-of-bounds", label, base, bind(change(rebased(base), base)));
+    return hostileFromValue("out-of-bounds", label, base, bind(change(renamed(base), base)));
   });
 }
 
@@ -86,7 +86,7 @@ export function outOfRangeIntegerArb(bases: Bases): fc.Arbitrary<ProviderCase> {
     .map(({ base, which, wrap }) => {
       const { value, name } = BIG_INTEGERS[which] as (typeof BIG_INTEGERS)[number];
       const input: JsonValue = wrap === "bare" ? value : wrap === "object" ? { count: value } : [1, value];
-      return hostileFromValue("out-of-range-integer", `the integer ${name} in tool.input (${wrap})`, base, bind(withTool(rebased(base), (t) => ({ ...t, input }))));
+      return hostileFromValue("out-of-range-integer", `the integer ${name} in tool.input (${wrap})`, base, bind(withTool(renamed(base), (t) => ({ ...t, input }))));
     });
 }
 
@@ -99,7 +99,7 @@ export function unknownFieldArb(bases: Bases, projected: Bases | undefined): fc.
   const inner = projected === undefined ? outer : fc.record({ base: projected, place: fc.constant(FIELD_PLACES.length - 1), ...field });
   return fc.oneof({ weight: 4, arbitrary: outer }, { weight: 1, arbitrary: inner }).map(({ base, place, name, extra }) => {
     const path = FIELD_PLACES[place] as readonly string[];
-    const changed = updateAt(rebased(base), path, (object) => {
+    const changed = updateAt(renamed(base), path, (object) => {
       const first = Object.keys(object)[0] ?? "field";
       const key = name === "capitalised" ? first[0]!.toUpperCase() + first.slice(1) : name;
       return { ...object, [key]: extra };
@@ -112,14 +112,14 @@ export function unknownFieldArb(bases: Bases, projected: Bases | undefined): fc.
 export function wrongApiVersionArb(bases: Bases): fc.Arbitrary<ProviderCase> {
   const versions = ["aw-provider/v1alpha2", "aw-provider/v1", "aw-provider/v1alpha1 ", "AW-PROVIDER/V1ALPHA1", "", "aw-provider/v1beta1", "aw-provider/v0"];
   return fc.record({ base: bases, version: fc.constantFrom(...versions) }).map(({ base, version }) =>
-    hostileFromValue("wrong-api-version", `api_version ${JSON.stringify(version)}`, base, bind({ ...rebased(base), api_version: version })),
+    hostileFromValue("wrong-api-version", `api_version ${JSON.stringify(version)}`, base, bind({ ...renamed(base), api_version: version })),
   );
 }
 
 export function unknownMethodArb(bases: Bases): fc.Arbitrary<ProviderCase> {
   const methods = ["explain", "Invoke", "INVOKE", "invoke ", "", "invoke_v2", "validate-config", "describe_all"];
   return fc.record({ base: bases, method: fc.constantFrom(...methods) }).map(({ base, method }) =>
-    hostileFromValue("unknown-method", `method ${JSON.stringify(method)}`, base, bind({ ...rebased(base), method })),
+    hostileFromValue("unknown-method", `method ${JSON.stringify(method)}`, base, bind({ ...renamed(base), method })),
   );
 }
 
@@ -128,6 +128,6 @@ export function resultBeforeToolArb(before: Bases): fc.Arbitrary<ProviderCase> {
   const results: JsonValue[] = [{ stdout: "already ran" }, "", 0, false, [], {}, "ok"];
   return fc.record({ base: before, result: fc.nat({ max: results.length - 1 }) }).map(({ base, result }) => {
     const value = results[result] as JsonValue;
-    return hostileFromValue("result-before-tool", `a tool.before event with result ${JSON.stringify(value)}`, base, bind(withTool(rebased(base), (t) => ({ ...t, result: value }))));
+    return hostileFromValue("result-before-tool", `a tool.before event with result ${JSON.stringify(value)}`, base, bind(withTool(renamed(base), (t) => ({ ...t, result: value }))));
   });
 }
