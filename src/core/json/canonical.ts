@@ -1,4 +1,5 @@
 import { DEFAULT_DIGEST_DIALECT, type DigestDialectId } from "./dialects.js";
+import { serdeReadFloat } from "./serde-float.js";
 import { serialize, type SerializeStyle } from "./serialize.js";
 import type { JsonObject, JsonValue } from "./types.js";
 
@@ -74,4 +75,46 @@ const canonicalStyles: Record<DigestDialectId, SerializeStyle> = {
  */
 export function canonicalJson(value: JsonValue, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
   return serialize(value, canonicalStyles[dialect]);
+}
+
+const INTEGER_TOKEN = /^-?[0-9]+$/;
+const I64_MIN = -(2n ** 63n);
+const U64_MAX = 2n ** 64n - 1n;
+
+/** A number token as the kit's reader reads it (lossless integers, serde_json floats), written canonically. */
+function tokenRead(token: string, dialect: DigestDialectId): string {
+  if (INTEGER_TOKEN.test(token)) {
+    const n = BigInt(token);
+    if (n >= I64_MIN && n <= U64_MAX) return n.toString();
+  }
+  // A float token, or an integer token past i64/u64 (serde_json reads it as a float).
+  const read = serdeReadFloat(token);
+  if (read === undefined) throw new RangeError(`canonicalReadBack: ${token} is out of range for a 64-bit float`);
+  return formatF64(read, dialect);
+}
+
+const readBackStyles: Record<DigestDialectId, SerializeStyle> = Object.fromEntries(
+  (["ryu", "zmij"] as const).map((dialect) => [
+    dialect,
+    {
+      keys: sortedKeys,
+      string: canonicalString,
+      number: (x: number): string => {
+        if (!Number.isFinite(x)) throw new RangeError(`canonicalReadBack: non-finite number ${x}`);
+        return tokenRead(JSON.stringify(x), dialect);
+      },
+      bigint: (n: bigint): string => tokenRead(n.toString(), dialect),
+    },
+  ]),
+) as Record<DigestDialectId, SerializeStyle>;
+
+/**
+ * canonicalJson of what the kit's reader (lossless integers, serde_json floats) reads back from
+ * the value's wire text, written straight from the value: a string reads back as itself, a
+ * number as its JavaScript literal reads (an integer token within i64/u64 exactly, any other
+ * token as serde_json reads a float). Throws where reading the wire text back would not give one
+ * plain value (a lone surrogate, a number out of range): the caller then reads it back.
+ */
+export function canonicalReadBack(value: JsonValue, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
+  return serialize(value, readBackStyles[dialect]);
 }

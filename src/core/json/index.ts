@@ -9,7 +9,7 @@ export type {
 } from "./types.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ISSUES } from "./types.js";
 export { parseJson, positionAt } from "./reader.js";
-export { canonicalJson, formatF64 } from "./canonical.js";
+export { canonicalJson, canonicalReadBack, formatF64 } from "./canonical.js";
 export { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, dialectName, digestDialect, isDigestDialect, type DigestDialect, type DigestDialectId } from "./dialects.js";
 export { serdeReadFloat, serdeReadsExactly } from "./serde-float.js";
 export { wireJson } from "./writer.js";

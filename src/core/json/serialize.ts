@@ -4,9 +4,9 @@ import type { JsonObject, JsonValue } from "./types.js";
 export interface SerializeStyle {
   keys(obj: JsonObject): string[];
   string(s: string): string;
-  /** Writes an object key (default: as `string`). */
-  key?(s: string): string;
   number(n: number): string;
+  /** Writes a bigint (default: its decimal digits). */
+  bigint?(n: bigint): string;
 }
 
 interface Frame {
@@ -24,7 +24,7 @@ function leaf(v: JsonValue, style: SerializeStyle): string {
     case "number":
       return style.number(v);
     case "bigint":
-      return v.toString();
+      return style.bigint === undefined ? v.toString() : style.bigint(v);
     case "boolean":
       return v ? "true" : "false";
     default:
@@ -41,7 +41,6 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
   let out = "";
   const stack: Frame[] = [];
   const open = new Set<object>();
-  const writeKey = style.key ?? style.string;
   let v: JsonValue = root;
   for (;;) {
     if (typeof v === "object" && v !== null) {
@@ -58,7 +57,7 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
           out += "[";
           v = (v as JsonValue[])[0]!;
         } else {
-          out += "{" + writeKey(keys[0]!) + ":";
+          out += "{" + style.string(keys[0]!) + ":";
           v = (v as JsonObject)[keys[0]!]!;
         }
         continue;
@@ -77,7 +76,7 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
           v = (top.container as JsonValue[])[top.index]!;
         } else {
           const key = top.keys[top.index]!;
-          out += "," + writeKey(key) + ":";
+          out += "," + style.string(key) + ":";
           v = (top.container as JsonObject)[key]!;
         }
         break;

@@ -1,8 +1,7 @@
 import { serialize, type SerializeStyle } from "./serialize.js";
 import type { JsonValue } from "./types.js";
 
-/** How wireJson writes (exported for writers that treat some strings specially). */
-export const wireStyle: SerializeStyle = {
+const wireStyle: SerializeStyle = {
   keys: (obj) => Object.keys(obj),
   string: (s) => JSON.stringify(s),
   number: (n) => {

@@ -1,8 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { KitError } from "../errors.js";
-import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, parseJson, wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
-import { serialize, type SerializeStyle } from "../json/serialize.js";
-import { wireStyle } from "../json/writer.js";
+import { canonicalJson, canonicalReadBack, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, parseJson, wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
@@ -37,35 +35,26 @@ function hash(canonical: string): string {
   return `sha256:${createHash("sha256").update(canonical, "utf8").digest("hex")}`;
 }
 
-/** String values at least this long are not written and read back when a request value is canonicalized (see canonicalText). */
-const LONG_STRING = 4096;
-const SURROGATE = /[\ud800-\udfff]/;
-/** Stands for a long string while the rest of the request is written and read back; the nonce keeps it out of any request's own text. */
-const MARK = `awp-conformance-long-string-${randomBytes(8).toString("hex")}-`;
-
 /**
  * The canonical text of a request value (input_digest left out), as the kit's reader reads its
- * wire text. A long string without surrogates reads back exactly as written and its canonical
- * text does not depend on where it sits, so it is not written, read back and rewritten with the
- * rest (a 1 MiB padding string cost several milliseconds each way): the request is written with
- * a mark in its place, and the string's canonical text is put in at the mark. A mark not found
- * exactly once (a request holding the mark's own text) falls back to the plain way.
+ * wire text: written straight from the value (canonicalReadBack), which is about three times
+ * faster than writing, reading back and rewriting it, and does not copy a long string several
+ * times. A value that would not read back as one plain value (a lone surrogate, a number out of
+ * range) takes the plain way, which says what is wrong.
  */
 function canonicalText(request: JsonValue, dialect: DigestDialectId): string {
-  const long: string[] = [];
-  const marking: SerializeStyle = {
-    ...wireStyle,
-    key: wireStyle.string,
-    string: (s) => (s.length >= LONG_STRING && !SURROGATE.test(s) ? `"${MARK}${long.push(s) - 1}"` : wireStyle.string(s)),
-  };
-  let text = canonicalJson(unboundValue(serialize(request, marking)), dialect);
-  for (const [i, s] of long.entries()) {
-    const mark = `"${MARK}${i}"`;
-    const at = text.indexOf(mark);
-    if (at < 0 || text.indexOf(mark, at + mark.length) >= 0) return canonicalJson(unboundValue(wireJson(request)), dialect);
-    text = `${text.slice(0, at)}${canonicalJson(s)}${text.slice(at + mark.length)}`;
+  if (request !== null && typeof request === "object" && !Array.isArray(request)) {
+    const unbound: { [key: string]: JsonValue } = {};
+    for (const [key, item] of Object.entries(request)) {
+      if (key !== "input_digest") Object.defineProperty(unbound, key, { value: item, enumerable: true, writable: true, configurable: true });
+    }
+    try {
+      return canonicalReadBack(unbound, dialect);
+    } catch {
+      // Read back below: the same text, or the error that tells why there is none.
+    }
   }
-  return text;
+  return canonicalJson(unboundValue(wireJson(request)), dialect);
 }
 
 /**

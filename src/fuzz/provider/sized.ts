@@ -17,7 +17,7 @@
  */
 import fc from "fast-check";
 import { KitError } from "../../core/errors.js";
-import { canonicalJson, parseJson, wireJson, type JsonValue } from "../../core/json/index.js";
+import { canonicalJson, canonicalReadBack, parseJson, wireJson, type JsonValue } from "../../core/json/index.js";
 import { MAX_MESSAGE_BYTES } from "../../core/provider/types.js";
 import { alphabetArb, boundaryInteger, cycle, LIMIT_NUMBERS, simplestFirst, unicodeTextArb, type Special } from "./boundary.js";
 import { cycledShape, stringShape, type Shape } from "./coverage.js";
@@ -124,6 +124,11 @@ const BLOCK = 10;
 
 /** The canonical text of a value, read back from its wire text as computeInputDigest reads a request. */
 export function canonicalOf(value: JsonValue): string {
+  try {
+    return canonicalReadBack(value);
+  } catch {
+    // Read back, to say what is wrong.
+  }
   const parsed = parseJson(wireJson(value), { numbers: "lossless", floats: "serde_json" });
   if (parsed.value === undefined) throw new KitError("kit_bug", "a sized fuzz value did not parse back");
   return canonicalJson(parsed.value);
