@@ -20,8 +20,9 @@ import { KitError } from "../../core/errors.js";
 import { canonicalJson, canonicalReadBack, parseJson, wireJson, type JsonValue } from "../../core/json/index.js";
 import { MAX_MESSAGE_BYTES } from "../../core/provider/types.js";
 import { alphabetArb, boundaryInteger, cycle, LIMIT_NUMBERS, simplestFirst, unicodeTextArb, type Special } from "./boundary.js";
-import { cycledShape, stringShape, type Shape } from "./coverage.js";
+import { cycledShape, type Shape } from "./coverage.js";
 import { once } from "./lazy.js";
+import { cycleBytes, objectBytes } from "./sized-bytes.js";
 
 export type SizedShape = "object" | "array" | "string";
 
@@ -107,8 +108,10 @@ const utf8 = (text: string): number => Buffer.byteLength(text, "utf8");
 export interface Built {
   /** The value; for a lazy one, built on first read (and kept). */
   readonly value: JsonValue;
-  wire: string;
-  canon: string;
+  /** Its wire text in UTF-8. */
+  wire: Uint8Array;
+  /** Its canonical text in UTF-8 (the same array when the texts are the same). */
+  canon: Uint8Array;
   bytes: number;
   count: number;
   shape: Shape;
@@ -116,11 +119,8 @@ export interface Built {
   lazy: boolean;
 }
 
-/** Objects of at least this many members are built when first read (lazy.ts); a hostile case's base (16 KiB at most) never has one. */
+/** Collections of at least this many members are built when first read (lazy.ts); a hostile case's base (16 KiB at most) never has one. */
 export const LAZY_MEMBERS = 4096;
-
-/** Entries of an object's texts are written this many at a time, from one template per member they start at. */
-const BLOCK = 10;
 
 /** The canonical text of a value, read back from its wire text as computeInputDigest reads a request. */
 export function canonicalOf(value: JsonValue): string {
@@ -159,65 +159,41 @@ function buildCollection(plan: SizedPlan, max: number): Built {
   const shape = cycledShape(plan.members, n);
   // Members and keys that read back as they are written (the usual case) have one text for both.
   const same = wireKey === canonKey && wires.every((wire, i) => wire === canons[i]);
-  if (!object) {
-    // A plain loop: Array.from with a map function is several times slower for 500,000 members.
-    const value: JsonValue[] = new Array<JsonValue>(n);
-    for (let i = 0; i < n; i++) value[i] = plan.members[i % p] as JsonValue;
-    const wire = `[${repeatCycle(wires, n)}]`;
-    return { value, wire, canon: same ? wire : `[${repeatCycle(canons, n)}]`, bytes, count: n, shape, lazy: false };
-  }
-  const wire = `{${objectEntries(wireKey, wires, n, width)}}`;
-  const canon = same ? wire : `{${objectEntries(canonKey, canons, n, width)}}`;
   const build = once((): JsonValue => {
+    if (!object) {
+      // A plain loop: Array.from with a map function is several times slower for 500,000 members.
+      const array: JsonValue[] = new Array<JsonValue>(n);
+      for (let i = 0; i < n; i++) array[i] = plan.members[i % p] as JsonValue;
+      return array;
+    }
     const value: { [key: string]: JsonValue } = {};
     for (let i = 0; i < n; i++) value[`${plan.stem}k${String(i).padStart(width, "0")}`] = plan.members[i % p] as JsonValue;
     return value;
   });
+  const write = (key: string, texts: readonly string[]): Uint8Array => (object ? objectBytes(key, texts, n, width) : cycleBytes("[", "]", texts, n, true));
+  const wire = write(wireKey, wires);
+  const canon = same ? wire : write(canonKey, canons);
   const lazy = n >= LAZY_MEMBERS;
   if (!lazy) return { value: build(), wire, canon, bytes, count: n, shape, lazy };
   return { get value() { return build(); }, wire, canon, bytes, count: n, shape, lazy };
 }
 
-/**
- * The entries of an object of `n` members, keys `key` + the index in `width` digits + '"',
- * values cycling through `texts`, joined with commas. Ten at a time: the entries of a block
- * that starts at index 10·b differ from those of any other block starting at the same member
- * only in the index digits before the last, so each block is a template (one per starting
- * member) with those digits put in, about half the time of writing each entry.
- */
-function objectEntries(key: string, texts: readonly string[], n: number, width: number): string {
-  const p = texts.length;
-  const entry = (i: number): string => `${key}${String(i).padStart(width, "0")}":${texts[i % p] as string}`;
-  if (width < 2) return Array.from({ length: n }, (_, i) => entry(i)).join(",");
-  const hole = "\u0000"; // no key or member text holds a raw NUL: JSON writes it escaped
-  const templates = Array.from({ length: p }, (_, start) => Array.from({ length: BLOCK }, (_, j) => `,${key}${hole}${j}":${texts[(start + j) % p] as string}`).join(""));
-  const blocks = Math.floor(n / BLOCK);
-  let out = "";
-  for (let b = 0; b < blocks; b++) out += (templates[(b * BLOCK) % p] as string).replaceAll(hole, String(b).padStart(width - 1, "0"));
-  for (let i = blocks * BLOCK; i < n; i++) out += `,${entry(i)}`;
-  return out.slice(1);
-}
-
-/** The first `n` items of the endless cycle through `parts`, joined with commas. */
-function repeatCycle(parts: readonly string[], n: number): string {
-  if (n === 0) return "";
-  const whole = Math.floor(n / parts.length);
-  const rest = parts.slice(0, n % parts.length);
-  const head = whole > 0 ? `${parts.join(",")},`.repeat(whole).slice(0, -1) : "";
-  return rest.length === 0 ? head : head === "" ? rest.join(",") : `${head},${rest.join(",")}`;
-}
-
 /** The string of a plan: count code points of its alphabet, cut to what fits in `max` wire bytes. */
 function buildString(plan: SizedPlan, max: number): Built {
   const costs = plan.alphabet.map((c) => utf8(wireJson(c)) - 2);
-  const cycleBytes = costs.reduce((a, b) => a + b, 0);
+  const perCycle = costs.reduce((a, b) => a + b, 0);
   const limit = max - 2;
-  let n = Math.min(plan.count, Math.floor(limit / cycleBytes) * costs.length);
-  let bytes = Math.floor(n / costs.length) * cycleBytes;
+  let n = Math.min(plan.count, Math.floor(limit / perCycle) * costs.length);
+  let bytes = Math.floor(n / costs.length) * perCycle;
   for (let i = 0; i < n % costs.length; i++) bytes += costs[i] as number;
   while (n < plan.count && bytes + (costs[n % costs.length] as number) <= limit) bytes += costs[n++ % costs.length] as number;
   const value = cycle(plan.alphabet, n);
-  return { value, wire: wireJson(value), canon: canonicalJson(value), bytes: bytes + 2, count: n, shape: stringShape(value), lazy: false };
+  // Each code point's text inside the quotes (an escape, or itself), the same in both forms unless it is escaped differently.
+  const wires = plan.alphabet.map((c) => wireJson(c).slice(1, -1));
+  const canons = plan.alphabet.map((c) => canonicalJson(c).slice(1, -1));
+  const wire = cycleBytes('"', '"', wires, n, false);
+  const canon = wires.every((w, i) => w === canons[i]) ? wire : cycleBytes('"', '"', canons, n, false);
+  return { value, wire, canon, bytes: bytes + 2, count: n, shape: { members: 0, chars: n, depth: 0 }, lazy: false };
 }
 
 /** The value of a plan in at most `max` wire bytes (at least the empty value). */
@@ -227,8 +203,8 @@ export function buildSized(plan: SizedPlan, max: number): Built {
 
 /** A string of `length` "x": the padding of a filled request. */
 export function padding(length: number): Built {
-  const value = "x".repeat(length);
-  return { value, wire: `"${value}"`, canon: `"${value}"`, bytes: length + 2, count: length, shape: { members: 0, chars: length, depth: 0 }, lazy: false };
+  const wire = cycleBytes('"', '"', ["x"], length, false);
+  return { value: "x".repeat(length), wire, canon: wire, bytes: length + 2, count: length, shape: { members: 0, chars: length, depth: 0 }, lazy: false };
 }
 
 /** "tool.input object of 51 members", "tool.result string of 0 chars". */

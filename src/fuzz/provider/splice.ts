@@ -96,12 +96,7 @@ export function spliceRequest(make: (values: Record<string, JsonValue>) => JsonO
   const marks = Object.fromEntries(names.map((name, i) => [name, markOf(i)]));
   const marked = make(marks);
   const wire = wireJson(marked);
-  // Each value's texts in UTF-8, once (one set of bytes when its wire and canonical texts are the same).
-  const encoded = names.map((name) => {
-    const part = parts[name] as Built;
-    const wireBytes = encoder.encode(part.wire);
-    return { mark: marks[name] as string, wire: wireBytes, canon: part.canon === part.wire ? wireBytes : encoder.encode(part.canon) };
-  });
+  const encoded = names.map((name) => ({ mark: marks[name] as string, wire: (parts[name] as Built).wire, canon: (parts[name] as Built).canon }));
   const hash = createHash("sha256");
   for (const piece of pieces(canonicalOf(marked), encoded.map(({ mark, canon }) => ({ mark, bytes: canon })))) hash.update(piece);
   const digest = `sha256:${hash.digest("hex")}`;
