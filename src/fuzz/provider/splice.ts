@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { KitError } from "../../core/errors.js";
 import { wireJson, type JsonValue } from "../../core/json/index.js";
 import type { JsonObject } from "../../core/provider/types.js";
+import { concatBytes, encoder } from "./case.js";
 import { knowShape } from "./coverage.js";
 import { defineLazy } from "./lazy.js";
 import { canonicalOf, type Built } from "./sized.js";
@@ -51,8 +52,6 @@ function follow(value: JsonObject, path: readonly string[]): Path {
 /** A mark: a string no generated text contains (no cycle of six or fewer characters spells it). */
 const markOf = (i: number): string => `AWPFUZZSIZEDVALUE${i}MARK`;
 
-const encoder = new TextEncoder();
-
 /**
  * `text` in UTF-8 with each part's mark (quoted, found exactly once) replaced by the part's
  * bytes: the pieces in order. The parts are encoded once, not again inside a whole text.
@@ -76,16 +75,6 @@ function pieces(text: string, parts: readonly { mark: string; bytes: Uint8Array 
   return out;
 }
 
-function joined(list: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(list.reduce((n, piece) => n + piece.length, 0));
-  let at = 0;
-  for (const piece of list) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
-}
-
 /**
  * `make(values)` is the unbound request around the given values; `parts` are the sized values
  * to put in, by name. Returns the request value (with input_digest), its shell, its wire bytes
@@ -100,7 +89,7 @@ export function spliceRequest(make: (values: Record<string, JsonValue>) => JsonO
   const hash = createHash("sha256");
   for (const piece of pieces(canonicalOf(marked), encoded.map(({ mark, canon }) => ({ mark, bytes: canon })))) hash.update(piece);
   const digest = `sha256:${hash.digest("hex")}`;
-  const bytes = joined(pieces(`${wire.slice(0, -1)},"input_digest":${JSON.stringify(digest)}}`, encoded.map(({ mark, wire: w }) => ({ mark, bytes: w }))));
+  const bytes = concatBytes(...pieces(`${wire.slice(0, -1)},"input_digest":${JSON.stringify(digest)}}`, encoded.map(({ mark, wire: w }) => ({ mark, bytes: w }))));
   const built = (name: string): Built => parts[name] as Built;
   const value = { ...make(Object.fromEntries(names.map((name) => [name, built(name).lazy ? null : built(name).value]))), input_digest: digest };
   for (const name of names) {
