@@ -119,7 +119,11 @@ export interface Built {
   lazy: boolean;
 }
 
-/** Collections of at least this many members are built when first read (lazy.ts); a hostile case's base (16 KiB at most) never has one. */
+/**
+ * Collections of at least this many members are built when first read (lazy.ts). A hostile
+ * case's base (16 KiB at most) can hold such an array: the derivations that copy its tool
+ * object read it, which builds it, and the copy is walked as any value.
+ */
 export const LAZY_MEMBERS = 4096;
 
 /** The canonical text of a value, read back from its wire text as computeInputDigest reads a request. */
