@@ -93,20 +93,17 @@ function tokenRead(token: string, dialect: DigestDialectId): string {
   return formatF64(read, dialect);
 }
 
-const readBackStyles: Record<DigestDialectId, SerializeStyle> = Object.fromEntries(
-  (["ryu", "zmij"] as const).map((dialect) => [
-    dialect,
-    {
-      keys: sortedKeys,
-      string: canonicalString,
-      number: (x: number): string => {
-        if (!Number.isFinite(x)) throw new RangeError(`canonicalReadBack: non-finite number ${x}`);
-        return tokenRead(JSON.stringify(x), dialect);
-      },
-      bigint: (n: bigint): string => tokenRead(n.toString(), dialect),
-    },
-  ]),
-) as Record<DigestDialectId, SerializeStyle>;
+const readBackStyle = (dialect: DigestDialectId): SerializeStyle => ({
+  keys: sortedKeys,
+  string: canonicalString,
+  number: (x) => {
+    if (!Number.isFinite(x)) throw new RangeError(`canonicalReadBack: non-finite number ${x}`);
+    return tokenRead(JSON.stringify(x), dialect);
+  },
+  bigint: (n) => tokenRead(n.toString(), dialect),
+});
+
+const readBackStyles: Record<DigestDialectId, SerializeStyle> = { ryu: readBackStyle("ryu"), zmij: readBackStyle("zmij") };
 
 /**
  * canonicalJson of what the kit's reader (lossless integers, serde_json floats) reads back from

@@ -100,7 +100,7 @@ export function cycledShape(members: readonly JsonValue[], count: number): Shape
 }
 
 /** The shape of a string: its code points. */
-export const stringShape = (text: string): Shape => ({ members: 0, chars: codePoints(text), depth: 0 });
+const stringShape = (text: string): Shape => ({ members: 0, chars: codePoints(text), depth: 0 });
 
 /** The shape of `parent[key]`: known, or measured (a member known is not read). */
 function memberShape(parent: object, key: string): Shape {
@@ -108,7 +108,7 @@ function memberShape(parent: object, key: string): Shape {
 }
 
 /** One walk: the largest container, the longest string and the nesting of a value (at most 1000 deep, as generated). */
-export function shapeOf(value: JsonValue): Shape {
+function shapeOf(value: JsonValue): Shape {
   if (typeof value === "string") return stringShape(value);
   if (value === null || typeof value !== "object") return SCALAR;
   const known = shapes.get(value);
