@@ -1,7 +1,8 @@
 /**
  * The floor of the spawn benchmark, run as its own small process: a plain Node loop that
  * spawns the candidate once per request file of a folder (in name order), `jobs` at a time,
- * writes the bytes to its stdin and reads its output to the end. Prints {calls, seconds}.
+ * writes the bytes to its stdin and reads its output to the end. Prints {calls, seconds, cpuMs,
+ * selfMs}: this process's own CPU time in the loop and in all (its children not counted).
  * Usage: node floor-loop.js JOBS DIR ARGV...
  */
 import { spawn } from "node:child_process";
@@ -25,8 +26,12 @@ function call(input: Buffer): Promise<void> {
 
 let next = 0;
 const started = performance.now();
+const cpu = process.cpuUsage();
 const worker = async (): Promise<void> => {
   while (next < inputs.length) await call(inputs[next++] as Buffer);
 };
 await Promise.all(Array.from({ length: Number(jobsArg) }, worker));
-process.stdout.write(`${JSON.stringify({ calls: inputs.length, seconds: (performance.now() - started) / 1000 })}\n`);
+const used = process.cpuUsage(cpu);
+const all = process.cpuUsage();
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(`${JSON.stringify({ calls: inputs.length, seconds, cpuMs: (used.user + used.system) / 1000, selfMs: (all.user + all.system) / 1000 })}\n`);

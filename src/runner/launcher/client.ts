@@ -32,6 +32,11 @@ export class Launcher {
     return this.pending.size;
   }
 
+  /** The launcher process's pid (undefined if it did not start). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   private constructor(private readonly child: ChildProcess) {
     child.on("message", (reply: LaunchReply) => this.settle(reply));
     child.on("exit", (code, signal) => this.fail(new Error(`the launcher process ended (${signal ?? `exit code ${code}`}) with ${this.pending.size} call(s) pending`)));
@@ -98,7 +103,7 @@ export class Launcher {
 export const MAX_LAUNCHERS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** What the pool needs of a launcher. */
-export type LauncherLike = Pick<Launcher, "pendingCalls" | "call" | "close">;
+export type LauncherLike = Pick<Launcher, "pendingCalls" | "call" | "close"> & { readonly pid?: number | undefined };
 
 /**
  * The launchers of a kit run: a call goes to the launcher with the fewest calls pending, and a
@@ -114,6 +119,11 @@ export class Launchers {
   /** Launchers started so far. */
   get size(): number {
     return this.running.length;
+  }
+
+  /** Their pids (a bench reads their CPU time). */
+  get pids(): number[] {
+    return this.running.flatMap((launcher) => (launcher.pid === undefined ? [] : [launcher.pid]));
   }
 
   call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
@@ -147,6 +157,11 @@ export function useLauncher(): void {
 export function closeLauncher(): void {
   shared?.close();
   shared = undefined;
+}
+
+/** The pids of the launcher processes running now (a bench reads their CPU time). */
+export function launcherPids(): number[] {
+  return shared?.pids ?? [];
 }
 
 /** Where calls go: the launchers when they are on, else undefined (call in process). */
