@@ -24,6 +24,11 @@ function unboundValue(request: JsonValue | Uint8Array | string): { [key: string]
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new KitError("usage", "cannot compute input_digest: the request is not a JSON object");
   }
+  return withoutDigest(value);
+}
+
+/** A copy of the request object without input_digest (a key such as __proto__ stays an own member). */
+function withoutDigest(value: { [key: string]: JsonValue }): { [key: string]: JsonValue } {
   const rest: { [key: string]: JsonValue } = {};
   for (const [key, item] of Object.entries(value)) {
     if (key !== "input_digest") Object.defineProperty(rest, key, { value: item, enumerable: true, writable: true, configurable: true });
@@ -36,25 +41,21 @@ function hash(canonical: string): string {
 }
 
 /**
- * The canonical text of a request value (input_digest left out), as the kit's reader reads its
- * wire text: written straight from the value (canonicalReadBack), not written, read back and
+ * The canonical text of a request (input_digest left out), as the kit's reader reads its wire
+ * text. Bytes and text are read; a request value is written straight from the value (canonicalReadBack), not written, read back and
  * rewritten, which cost the fuzzer a sixth of its generating and copied a long string several
  * times. A value that would not read back as one plain value (a lone surrogate, a number out of
  * range) takes the plain way, which says what is wrong.
  */
-function canonicalText(request: JsonValue, dialect: DigestDialectId): string {
-  if (request !== null && typeof request === "object" && !Array.isArray(request)) {
-    const unbound: { [key: string]: JsonValue } = {};
-    for (const [key, item] of Object.entries(request)) {
-      if (key !== "input_digest") Object.defineProperty(unbound, key, { value: item, enumerable: true, writable: true, configurable: true });
-    }
+function canonicalText(request: JsonValue | Uint8Array | string, dialect: DigestDialectId): string {
+  if (request !== null && typeof request === "object" && !Array.isArray(request) && !(request instanceof Uint8Array)) {
     try {
-      return canonicalReadBack(unbound, dialect);
+      return canonicalReadBack(withoutDigest(request), dialect);
     } catch {
       // Read back below: the same text, or the error that tells why there is none.
     }
   }
-  return canonicalJson(unboundValue(wireJson(request)), dialect);
+  return canonicalJson(unboundValue(request), dialect);
 }
 
 /**
@@ -63,7 +64,6 @@ function canonicalText(request: JsonValue, dialect: DigestDialectId): string {
  * written in the given dialect (the serde_json version's float formatter).
  */
 export function computeInputDigest(request: JsonValue | Uint8Array | string, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
-  if (request instanceof Uint8Array || typeof request === "string") return hash(canonicalJson(unboundValue(request), dialect));
   return hash(canonicalText(request, dialect));
 }
 

@@ -89,14 +89,9 @@ export function knowShape(parent: object, key: string, shape: Shape): void {
 
 /** The shape of a collection of `count` members cycling through `members`: what walking it would find. */
 export function cycledShape(members: readonly JsonValue[], count: number): Shape {
-  const shape: Shape = { members: count, chars: 0, depth: 1 };
-  for (const member of members.slice(0, count)) {
-    const inner = shapeOf(member);
-    shape.members = Math.max(shape.members, inner.members);
-    shape.chars = Math.max(shape.chars, inner.chars);
-    shape.depth = Math.max(shape.depth, inner.depth + 1);
-  }
-  return shape;
+  // The distinct members it holds, walked as one collection; it has `count` members, not as many.
+  const walked = shapeOf(members.slice(0, count));
+  return { ...walked, members: Math.max(count, walked.members) };
 }
 
 /** The shape of a string: its code points. */
@@ -119,7 +114,8 @@ function shapeOf(value: JsonValue): Shape {
   const shape: Shape = { members: size, chars: 0, depth: 0 };
   const knownHere = knownMembers.get(value);
   for (let i = 0; i < size; i++) {
-    const inner = array ? shapeOf(value[i] as JsonValue) : knownHere === undefined ? shapeOf(value[(keys as string[])[i] as string] as JsonValue) : memberShape(value, (keys as string[])[i] as string);
+    const key = array ? undefined : ((keys as string[])[i] as string);
+    const inner = key === undefined ? shapeOf((value as JsonValue[])[i] as JsonValue) : (knownHere?.get(key) ?? shapeOf((value as { [key: string]: JsonValue })[key] as JsonValue));
     if (inner.members > shape.members) shape.members = inner.members;
     if (inner.chars > shape.chars) shape.chars = inner.chars;
     if (inner.depth > shape.depth) shape.depth = inner.depth;

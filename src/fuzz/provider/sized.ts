@@ -184,7 +184,10 @@ function buildCollection(plan: SizedPlan, max: number): Built {
 
 /** The string of a plan: count code points of its alphabet, cut to what fits in `max` wire bytes. */
 function buildString(plan: SizedPlan, max: number): Built {
-  const costs = plan.alphabet.map((c) => utf8(wireJson(c)) - 2);
+  // Each code point's text inside the quotes (an escape, or itself), the same in both forms unless it is escaped differently.
+  const wires = plan.alphabet.map((c) => wireJson(c).slice(1, -1));
+  const canons = plan.alphabet.map((c) => canonicalJson(c).slice(1, -1));
+  const costs = wires.map(utf8);
   const perCycle = costs.reduce((a, b) => a + b, 0);
   const limit = max - 2;
   let n = Math.min(plan.count, Math.floor(limit / perCycle) * costs.length);
@@ -192,9 +195,6 @@ function buildString(plan: SizedPlan, max: number): Built {
   for (let i = 0; i < n % costs.length; i++) bytes += costs[i] as number;
   while (n < plan.count && bytes + (costs[n % costs.length] as number) <= limit) bytes += costs[n++ % costs.length] as number;
   const value = cycle(plan.alphabet, n);
-  // Each code point's text inside the quotes (an escape, or itself), the same in both forms unless it is escaped differently.
-  const wires = plan.alphabet.map((c) => wireJson(c).slice(1, -1));
-  const canons = plan.alphabet.map((c) => canonicalJson(c).slice(1, -1));
   const wire = cycleBytes('"', '"', wires, n, false);
   const canon = wires.every((w, i) => w === canons[i]) ? wire : cycleBytes('"', '"', canons, n, false);
   return { value, wire, canon, bytes: bytes + 2, count: n, shape: { members: 0, chars: n, depth: 0 }, lazy: false };
