@@ -1,4 +1,5 @@
 import { DEFAULT_DIGEST_DIALECT, type DigestDialectId } from "./dialects.js";
+import { integerInRange } from "./numbers.js";
 import { serdeReadFloat } from "./serde-float.js";
 import { serialize, type SerializeStyle } from "./serialize.js";
 import type { JsonObject, JsonValue } from "./types.js";
@@ -78,14 +79,12 @@ export function canonicalJson(value: JsonValue, dialect: DigestDialectId = DEFAU
 }
 
 const INTEGER_TOKEN = /^-?[0-9]+$/;
-const I64_MIN = -(2n ** 63n);
-const U64_MAX = 2n ** 64n - 1n;
 
 /** A number token as the kit's reader reads it (lossless integers, serde_json floats), written canonically. */
 function tokenRead(token: string, dialect: DigestDialectId): string {
   if (INTEGER_TOKEN.test(token)) {
     const n = BigInt(token);
-    if (n >= I64_MIN && n <= U64_MAX) return n.toString();
+    if (integerInRange(n)) return n.toString();
   }
   // A float token, or an integer token past i64/u64 (serde_json reads it as a float).
   const read = serdeReadFloat(token);

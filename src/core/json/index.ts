@@ -12,4 +12,5 @@ export { parseJson, positionAt } from "./reader.js";
 export { canonicalJson, canonicalReadBack, formatF64 } from "./canonical.js";
 export { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, dialectName, digestDialect, isDigestDialect, type DigestDialect, type DigestDialectId } from "./dialects.js";
 export { serdeReadFloat, serdeReadsExactly } from "./serde-float.js";
+export { integerInRange } from "./numbers.js";
 export { wireJson } from "./writer.js";

@@ -6,6 +6,14 @@ const U64_MAX = "18446744073709551615";
 const I64_MIN_MAGNITUDE = "9223372036854775808";
 const EOF_IN_NUMBER = "unexpected end of input inside a number";
 
+const I64_MIN_BIG = -(2n ** 63n);
+const U64_MAX_BIG = 2n ** 64n - 1n;
+
+/** Whether an integer token reads as an integer (within i64 when negative, u64 otherwise); past that serde_json reads a float. */
+export function integerInRange(n: bigint): boolean {
+  return n >= I64_MIN_BIG && n <= U64_MAX_BIG;
+}
+
 /** Checks that a digit is at `i` (fatal otherwise); returns `i`. */
 function expectDigit(p: Parser, i: number, what: string): number {
   if (i >= p.len) p.fail(p.len, EOF_IN_NUMBER);

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { generateSync, type JsonSchema } from "json-schema-faker";
-import { serdeReadsExactly, type JsonValue } from "../../core/json/index.js";
+import { integerInRange, serdeReadsExactly, type JsonValue } from "../../core/json/index.js";
 import { kitAjv } from "../../core/schema.js";
 
 const ANY: JsonSchema = { type: ["null", "boolean", "integer", "number", "string", "array", "object"] };
@@ -58,8 +58,6 @@ export const VALUE_SCHEMAS: readonly JsonSchema[] = [
   },
 ];
 
-const I64_MIN = -(2n ** 63n);
-const U64_MAX = 2n ** 64n - 1n;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
@@ -70,7 +68,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function isWireSafe(value: unknown): value is JsonValue {
   if (value === null || typeof value === "boolean") return true;
   if (typeof value === "string") return !LONE_SURROGATE.test(value);
-  if (typeof value === "bigint") return value >= I64_MIN && value <= U64_MAX;
+  if (typeof value === "bigint") return integerInRange(value);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return false;
     // JavaScript writes integral doubles below 1e21 as integer tokens.
