@@ -17,7 +17,7 @@ import { readdirSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { LAUNCH_MARKER_ENV, LEFTOVERS_RECORDED, type Leftover, type LeftoverSweep, type StdStream } from "../core/process-outcome.js";
 import { markerPrefix, type LaunchStart } from "./launch-start.js";
-import { commandOf, lastPid, markerLinks, PROC_ROOT, readCapped, readLink, readStat, tgidOf } from "./proc-read.js";
+import { commandOf, lastPid, markerLinks, PROC_ROOT, readCapped, readLink, readStat, tgidOf, type Stat } from "./proc-read.js";
 
 export { LAUNCH_MARKER_ENV, PROC_ROOT };
 export { beginLaunch, markedEnv, newMarker, type LaunchStart } from "./launch-start.js";
@@ -99,18 +99,41 @@ function untouchable(pid: number, trace: LaunchTrace): boolean {
 const NONE: ReadonlySet<number> = new Set();
 
 /**
+ * The processes whose children are launches of this kit: this process, and the kit's other
+ * launcher processes (launcher/serve.ts), as the kit last said. A leftover's parent is a process
+ * of its launch or a reaper (init, a subreaper above the kit), never one of these: their
+ * children are ruled out by their stat alone. Most pids handed out while a launch ran are
+ * other launches' when calls run side by side.
+ */
+let launching: ReadonlySet<number> = new Set([process.pid]);
+
+/** The kit's other launcher processes (in a launcher: the pids its kit gives with every call). */
+export function knowLaunchers(pids: readonly number[]): void {
+  if (pids.length + 1 === launching.size && pids.every((pid) => launching.has(pid))) return;
+  launching = new Set([process.pid, ...pids]);
+}
+
+/**
+ * Not one of the launch's processes, by its stat alone: a zombie, older than the launch,
+ * in the launch's process group (already sent SIGKILL), in the group of another live launch of
+ * this kit (`others`: a process cannot join a group of another session), or a child of a
+ * process that launches.
+ */
+function ruledOut(trace: LaunchTrace, stat: Stat, others: ReadonlySet<number>): boolean {
+  if (stat.state === "Z" || stat.state === "X" || stat.startTicks < trace.startTicks) return true;
+  return stat.pgrp === trace.pid || others.has(stat.pgrp) || launching.has(stat.ppid);
+}
+
+/**
  * The launch's process with this pid, if it is one right now: by its environment (the
  * marker), then its open files (the pipes). `others`: the leaders of the kit's other live
  * launches, whose process groups are theirs.
  */
-export function inspect(trace: LaunchTrace, pid: number, others: ReadonlySet<number> = NONE): Found | undefined {
+export function inspect(trace: LaunchTrace, pid: number, others: ReadonlySet<number> = NONE, known?: Stat): Found | undefined {
   const proc = trace.proc;
   if (proc === undefined || untouchable(pid, trace)) return undefined;
-  const stat = readStat(proc, pid);
-  // Gone, a zombie, older than the launch, or in its process group (already sent SIGKILL).
-  if (stat === undefined || stat.state === "Z" || stat.state === "X" || stat.startTicks < trace.startTicks || stat.pgrp === trace.pid) return undefined;
-  // In the process group of another launch of this kit: that one's (a process cannot join a group of another session).
-  if (others.has(stat.pgrp)) return undefined;
+  const stat = known ?? readStat(proc, pid);
+  if (stat === undefined || ruledOut(trace, stat, others)) return undefined;
   const environ = readCapped(`${proc}/${pid}/environ`, ENVIRON_CAP);
   const links = environ === undefined ? [] : markerLinks(environ);
   const marked = links.includes(trace.marker);
@@ -160,11 +183,20 @@ export function findLeftovers(trace: LaunchTrace): Found[] {
   const found: Found[] = [];
   for (const pid of pids) {
     if (seen.has(pid) || leaders.has(pid)) continue;
-    // A probed pid may be a thread id: look at its process once, as /proc lists it.
-    const tgid = probed ? tgidOf(proc, pid) : pid;
-    if (tgid === undefined || seen.has(tgid) || leaders.has(tgid)) continue;
-    seen.add(pid).add(tgid);
-    const hit = inspect(trace, tgid, leaders);
+    seen.add(pid);
+    if (!probed) {
+      const hit = inspect(trace, pid, leaders);
+      if (hit !== undefined) found.push(hit);
+      continue;
+    }
+    // A probed pid may be a thread id. Its own stat rules most out (a thread's state and start
+    // are its own, its parent and group its process's); then its process is looked at once.
+    const stat = readStat(proc, pid);
+    if (stat === undefined || ruledOut(trace, stat, leaders)) continue;
+    const tgid = tgidOf(proc, pid);
+    if (tgid === undefined || (tgid !== pid && (seen.has(tgid) || leaders.has(tgid)))) continue;
+    seen.add(tgid);
+    const hit = inspect(trace, tgid, leaders, tgid === pid ? stat : undefined);
     if (hit !== undefined) found.push(hit);
   }
   return found;

@@ -2,7 +2,7 @@
  * Small synchronous readers of /proc (Linux): each reads one file or link of one process,
  * bounded, and returns undefined instead of throwing when the process is gone or hidden.
  */
-import { closeSync, existsSync, openSync, readFileSync, readlinkSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readlinkSync, readSync } from "node:fs";
 import { LAUNCH_MARKER_ENV } from "../core/process-outcome.js";
 
 export const PROC_ROOT = "/proc";
@@ -19,23 +19,23 @@ export function procAvailable(root = PROC_ROOT): boolean {
 
 export interface Stat {
   state: string;
+  ppid: number;
   pgrp: number;
   startTicks: number;
   comm: string;
 }
 
+/** Bytes of a stat line read: 52 numeric fields and a command of at most 64 bytes fit with room to spare. */
+const STAT_CAP = 4096;
+
 export function readStat(proc: string, pid: number): Stat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`${proc}/${pid}/stat`, "latin1");
-  } catch {
-    return undefined;
-  }
+  const text = readText(`${proc}/${pid}/stat`, STAT_CAP);
+  if (text === undefined) return undefined;
   const close = text.lastIndexOf(")");
   const fields = text.slice(close + 2).split(" ");
   const startTicks = Number(fields[19]);
   if (close < 0 || !Number.isFinite(startTicks)) return undefined;
-  return { state: fields[0] ?? "?", pgrp: Number(fields[2]), startTicks, comm: text.slice(text.indexOf("(") + 1, close) };
+  return { state: fields[0] ?? "?", ppid: Number(fields[1]), pgrp: Number(fields[2]), startTicks, comm: text.slice(text.indexOf("(") + 1, close) };
 }
 
 /**
@@ -43,12 +43,8 @@ export function readStat(proc: string, pid: number): Stat | undefined {
  * is 100 on Linux), one tick early so a process started now never counts as older.
  */
 export function uptimeTicks(proc: string): number {
-  try {
-    const seconds = Number(readFileSync(`${proc}/uptime`, "latin1").split(" ")[0]);
-    return Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds * 100) - 1) : 0;
-  } catch {
-    return 0;
-  }
+  const seconds = Number(readText(`${proc}/uptime`, 256)?.split(" ")[0]);
+  return Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds * 100) - 1) : 0;
 }
 
 export function readLink(file: string): string | undefined {
@@ -93,6 +89,15 @@ export function readCapped(file: string, cap: number): Buffer | undefined {
   }
 }
 
+/**
+ * A small file as text (latin1), or undefined when it cannot be read. Read through the shared
+ * buffer: readFileSync allocates 64 KiB for every file whose size stat does not give (all of
+ * /proc), and the kit reads a few such files around every launch.
+ */
+export function readText(file: string, cap: number): string | undefined {
+  return readCapped(file, cap)?.toString("latin1");
+}
+
 /** The values of the marker variable in an environment block (NUL-separated), each split into its chain of launches. */
 export function markerLinks(environ: Buffer): string[] {
   const prefix = `${LAUNCH_MARKER_ENV}=`;
@@ -116,18 +121,14 @@ export function commandOf(proc: string, pid: number, comm: string): string {
 }
 
 export function lastPid(proc: string): number | undefined {
-  try {
-    const value = Number(readFileSync(`${proc}/sys/kernel/ns_last_pid`, "latin1"));
-    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = Number(readText(`${proc}/sys/kernel/ns_last_pid`, 64) ?? NaN);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 
 /** The process (thread group) a pid belongs to: itself for a process, its process for a thread id. */
 export function tgidOf(proc: string, pid: number): number | undefined {
-  const status = readCapped(`${proc}/${pid}/status`, 4096)?.toString("latin1");
+  const status = readText(`${proc}/${pid}/status`, 4096);
   const match = status === undefined ? null : /^Tgid:\s*(\d+)$/m.exec(status);
   return match === null ? undefined : Number(match[1]);
 }

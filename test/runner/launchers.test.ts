@@ -5,15 +5,20 @@ import type { CallResult } from "../../src/runner/provider/call.js";
 /** A stand-in launcher: calls stay pending until settled by hand. */
 class FakeLauncher implements LauncherLike {
   readonly calls: string[] = [];
+  /** The launcher pids each call was given. */
+  readonly told: number[][] = [];
   private readonly open: (() => void)[] = [];
   closed = false;
+
+  constructor(readonly pid: number) {}
 
   get pendingCalls(): number {
     return this.open.length;
   }
 
-  call(argv: readonly string[]): Promise<CallResult> {
+  call(argv: readonly string[], _request: Uint8Array, _options: unknown, launchers: readonly number[] = []): Promise<CallResult> {
     this.calls.push(argv.join(" "));
+    this.told.push([...launchers]);
     return new Promise((resolve) => {
       const settle = (): void => resolve({ outcome: {} as CallResult["outcome"], stdout: new Uint8Array(), stderr: new Uint8Array() });
       this.open.push(settle);
@@ -32,7 +37,7 @@ class FakeLauncher implements LauncherLike {
 function pool(max: number): { launchers: Launchers; started: FakeLauncher[] } {
   const started: FakeLauncher[] = [];
   const launchers = new Launchers(max, () => {
-    const fake = new FakeLauncher();
+    const fake = new FakeLauncher(1000 + started.length);
     started.push(fake);
     return fake;
   });
@@ -60,6 +65,12 @@ describe("the launcher pool", () => {
     started[1]?.settleOne();
     void call(launchers, "e");
     expect(started.map((l) => l.calls)).toEqual([["a", "c"], ["b", "d", "e"]]);
+  });
+
+  it("tells each launcher, with every call, the pids of the launchers running (their children are the kit's launches)", () => {
+    const { launchers, started } = pool(2);
+    for (const name of ["a", "b", "c"]) void call(launchers, name);
+    expect(started.map((l) => l.told)).toEqual([[[1000], [1000, 1001]], [[1000, 1001]]]);
   });
 
   it("close lets every launcher go", () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { LAUNCH_MARKER_ENV } from "../../src/core/process-outcome.js";
 import { SECRET_ENV_NAME } from "../../src/core/agent-cli/launch.js";
-import { beginLaunch, findLeftovers, forgetLaunch, markedEnv, sweepLeftovers, traceLaunch, unsweptLaunches, type LaunchTrace } from "../../src/runner/leftovers.js";
+import { beginLaunch, findLeftovers, forgetLaunch, knowLaunchers, markedEnv, sweepLeftovers, traceLaunch, unsweptLaunches, type LaunchTrace } from "../../src/runner/leftovers.js";
 import { carriesMarker, markerLinks } from "../../src/runner/proc-read.js";
 import { finalizeGroup, killAllGroups, spawnGroup } from "../../src/runner/process-group.js";
 import { runProcess, type ProcessResult } from "../../src/runner/process.js";
@@ -140,6 +140,28 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
       older.kill("SIGKILL");
       stranger.kill("SIGKILL");
       if (!isDead(sibling)) process.kill(sibling, "SIGKILL");
+    }
+  });
+
+  it("rules out the children of the kit's launcher processes, and only those", async () => {
+    // A stand-in for another launcher of this kit starts, after the launch below, a process that
+    // carries this launch's marker: the launch's by the marker, but a child of a process that
+    // launches, which a leftover never is (its parent is in its launch, or a reaper).
+    const stranger = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", TAG, "stranger"], { stdio: "ignore", detached: true });
+    const trace = traceLaunch(stranger.pid as number, beginLaunch());
+    forgetLaunch(trace);
+    const child = `const c = require("node:child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", "${TAG}", "child"], { detached: true, stdio: "ignore", env: { ${LAUNCH_MARKER_ENV}: "${trace.marker}" } }); console.log(c.pid); setTimeout(() => {}, 60000);`;
+    const launcher = spawn(process.execPath, ["-e", child, TAG, "launcher"], { stdio: ["ignore", "pipe", "ignore"], detached: true, env: {} });
+    const marked = await new Promise<number>((resolve) => launcher.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    try {
+      knowLaunchers([launcher.pid as number]);
+      expect(findLeftovers(trace)).toEqual([]);
+      knowLaunchers([]);
+      expect(findLeftovers(trace)).toEqual([expect.objectContaining({ pid: marked, foundBy: ["marker"] })]);
+    } finally {
+      knowLaunchers([]);
+      for (const proc of [launcher, stranger]) proc.kill("SIGKILL");
+      if (!isDead(marked)) process.kill(marked, "SIGKILL");
     }
   });
 

@@ -40,9 +40,9 @@ export class Launcher {
     return this.pending.size;
   }
 
-  /** The launcher process's pid (undefined if it did not start). */
+  /** The launcher process's pid (undefined if it did not start, or ended). */
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.failure === undefined ? this.child.pid : undefined;
   }
 
   private constructor(private readonly child: ChildProcess) {
@@ -57,10 +57,11 @@ export class Launcher {
     return new Launcher(child);
   }
 
-  call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+  /** A call; `launchers`: the pids of the kit's launcher processes, whose children are the kit's launches (leftovers.ts). */
+  call(argv: readonly string[], request: Uint8Array, options: CallOptions, launchers: readonly number[] = []): Promise<CallResult> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
-    const message: LaunchRequest = { id, argv: [...argv], request, options };
+    const message: LaunchRequest = { id, argv: [...argv], request, options, launchers: [...launchers] };
     if (this.pending.size === 0) this.busy();
     const answer = new Promise<CallResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.child.send(message);
@@ -129,7 +130,7 @@ export class Launchers {
     return this.running.length;
   }
 
-  /** Their pids (a bench reads their CPU time). */
+  /** The pids of the launchers running (a bench reads their CPU time; each launcher is told them all, leftovers.ts). */
   get pids(): number[] {
     return this.running.flatMap((launcher) => (launcher.pid === undefined ? [] : [launcher.pid]));
   }
@@ -141,7 +142,7 @@ export class Launchers {
       least = this.start();
       this.running.push(least);
     }
-    return least.call(argv, request, options);
+    return least.call(argv, request, options, this.pids);
   }
 
   close(): void {

@@ -6,6 +6,8 @@ export interface LaunchRequest {
   argv: string[];
   request: Uint8Array;
   options: CallOptions;
+  /** The pids of the kit's launcher processes (leftovers.ts: knowLaunchers). */
+  launchers: number[];
 }
 
 export type LaunchReply = { id: number; result: CallResult } | { id: number; error: string };

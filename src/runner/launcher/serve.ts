@@ -9,6 +9,7 @@
  * process group still running is killed first.
  */
 import { launchForKit } from "../launch-start.js";
+import { knowLaunchers } from "../leftovers.js";
 import { killAllGroups } from "../process-group.js";
 import { copyProcessEnv } from "../process.js";
 import { callInProcess, type CallResult } from "../provider/call.js";
@@ -38,6 +39,7 @@ function counted(bytes: number): void {
 const kitEnv = copyProcessEnv();
 
 process.on("message", (message: LaunchRequest) => {
+  knowLaunchers(message.launchers);
   void callInProcess(message.argv, asBuffer(message.request), { ...message.options, env: message.options.env ?? kitEnv }).then(
     (result: CallResult) => {
       send({ id: message.id, result });
