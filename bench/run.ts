@@ -1,4 +1,4 @@
-import { setFlagsFromString } from "node:v8";
+import { applyKitV8Policy } from "../src/cli/v8-policy.js";
 import { benchJsonReader, type BenchResult } from "./json-reader.js";
 import { benchNeverAnswers } from "./never-answers.js";
 import { benchFuzzCampaign } from "./fuzz-campaign.js";
@@ -24,8 +24,8 @@ function table(rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
-  // The heap policy the CLI sets (src/cli/main.ts), so in-process measurements match a user's run.
-  setFlagsFromString("--heap-growing-percent=20");
+  // The V8 settings the CLI sets (src/cli/v8-policy.ts), so in-process measurements match a user's run.
+  applyKitV8Policy();
   const rows: string[][] = [["suite", "benchmark", "value", "unit", "target"]];
   // `npm run bench -- NAME...` runs only the named suites.
   const only = process.argv.slice(2);

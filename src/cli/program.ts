@@ -1,9 +1,9 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { setFlagsFromString } from "node:v8";
 import { KitError } from "../core/errors.js";
 import { kitVersion } from "../core/paths.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
+import { applyKitV8Policy } from "./v8-policy.js";
 import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
 import { checkLaunchCommand } from "./commands/host.js";
@@ -65,10 +65,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-// The kit's memory stays near what it holds: V8 would let the old generation grow to several times
-// the live heap between collections, and a fuzz campaign's megabyte cases are short-lived (peak RSS
-// of a 2,000-case campaign 203 -> ~155 MB, same throughput: npm run bench -- provider-fuzz).
-setFlagsFromString("--heap-growing-percent=20");
+applyKitV8Policy();
 useLauncher();
 main(hideBin(process.argv)).finally(closeLauncher).then(
   (code) => {
