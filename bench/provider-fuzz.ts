@@ -1,11 +1,13 @@
 /**
  * The spawn floor (issue 12): against the same provider and the same bytes, (a) a plain Node
  * spawn loop in a process of its own (bench/floor-loop.ts) with the fuzzer's concurrency,
- * (b) `fuzz --jobs 2` (fuzzProvider with the CLI's launchers), (b0) the same with its cases made
- * beforehand (what the kit's launching and judging allow when generating costs nothing; it shows
- * how much of the gap to (a) is the generating), (c) the fixed provider suite
- * (serial, so its floor runs one at a time with the suite's own requests). Rounds alternate
- * floor and kit; the medians and their ratio are printed. For the compiled provider, where the
+ * (b) `fuzz --jobs 2` (fuzzProvider with the CLI's launchers) in a process of its own too, started
+ * as the CLI starts its fuzz process (fuzz-process.ts): the second of two runs of the same
+ * cases (warm), and the first (cold) beside it; (b0) the same with its cases made beforehand
+ * (what the kit's launching and judging allow when generating costs nothing; it shows how much of
+ * the gap to (a) is the generating), (c) the fixed provider suite, in this process (serial, so
+ * its floor runs one at a time with the suite's own requests). Rounds alternate floor and kit;
+ * the medians and their ratio are printed. For the compiled provider, where the
  * floor keeps the machine busy, the rows after the ratios say where the CPU went in (a), (b)
  * and (b0), per call (cpu-share.ts): the kit's (or the floor's) own process, the launchers, the
  * candidates, and the cores busy.
@@ -15,14 +17,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { packageRoot } from "../src/core/paths.js";
-import { casesOf, listedCases } from "../src/fuzz/cases.js";
+import { casesOf } from "../src/fuzz/cases.js";
 import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
 import { providerCaseArb } from "../src/fuzz/provider/index.js";
-import { fuzzProvider } from "../src/fuzz/provider-run.js";
-import type { ProviderCase, ProviderFuzzContext } from "../src/fuzz/types.js";
-import { closeLauncher, launcherPids, useLauncher } from "../src/runner/launcher/client.js";
+import { tunedStart } from "../src/cli/tuned.js";
+import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
 import { cpuShare, cpuSnapshot, type CpuShare } from "./cpu-share.js";
+import type { FuzzProcessRun } from "./fuzz-process.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
 
@@ -30,6 +32,7 @@ const SEED = 1;
 const ROUNDS = 3;
 const CONFIG = { value: { blocked_tools: ["example_tool"] }, document: '{"blocked_tools":["example_tool"]}' };
 const FLOOR = resolve(packageRoot(), "dist/bench/floor-loop.js");
+const FUZZ_PROCESS = resolve(packageRoot(), "dist/bench/fuzz-process.js");
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -53,15 +56,18 @@ function floorRate(argv: string[], dir: string, jobs: number): Measured {
   return { rate: calls / seconds, ...(before && after ? { share: cpuShare(before, after, calls, { cpuMs, selfMs }) } : {}) };
 }
 
-/** `fuzz --jobs 2` (the cases generated as they are taken), or with `made` the same cases made beforehand: the kit's rate without generating. */
-async function fuzzRate(argv: string[], ctx: ProviderFuzzContext, runs: number, made?: readonly ProviderCase[]): Promise<Measured> {
-  const before = cpuSnapshot(launcherPids());
-  const started = performance.now();
-  const result = await fuzzProvider(ctx, { argv, config: ctx.config, timeoutMs: 6000 }, { runs, seed: SEED, jobs: 2 }, { shrink: false, ...(made ? { cases: listedCases(made) } : {}) });
-  const rate = result.calls / ((performance.now() - started) / 1000);
-  const after = cpuSnapshot(launcherPids());
-  // A launcher started during the run (none after the warm-up) would count from its start.
-  return { rate, ...(before && after && after.launchers.length === before.launchers.length ? { share: cpuShare(before, after, result.calls) } : {}) };
+/**
+ * `fuzz --jobs 2` in a process of its own (fuzz-process.ts), started as the CLI starts its fuzz
+ * process: the cases generated as they are taken, or with `made` made beforehand (the kit's rate
+ * without generating). Its first run (cold) and its second (warm).
+ */
+function fuzzRates(argv: string[], runs: number, made: boolean): { cold: Measured; warm: Measured } {
+  const { execArgv, env } = tunedStart();
+  const job = JSON.stringify({ argv, runs, seed: SEED, made, config: CONFIG });
+  const out = execFileSync(process.execPath, [...execArgv, FUZZ_PROCESS, job], { encoding: "utf8", env, maxBuffer: 1 << 20 });
+  const [cold, warm] = JSON.parse(out) as FuzzProcessRun[];
+  if (cold === undefined || warm === undefined) throw new Error(`fuzz-process.js printed ${out}`);
+  return { cold, warm };
 }
 
 /** Rows of the median CPU per call of one kind of run, for the compiled provider (where the floor keeps the machine busy). */
@@ -87,30 +93,33 @@ async function suiteRun(argv: string[]): Promise<{ rate: number; requests: Uint8
 async function measure(name: string, argv: string[], runs: number, dir: string, withShares: boolean): Promise<BenchResult[]> {
   const ctx = await prepareProviderFuzz(argv, CONFIG, 5000, 6000);
   if ("reason" in ctx) throw new Error(ctx.reason);
+  // The floor's bytes: the same cases a fuzz of this seed makes.
   const made = await casesOf(providerCaseArb(ctx), SEED, 0, runs);
   const fuzzInputs = made.flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
   const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), (await suiteRun(argv)).requests);
-  // Both launchers of `--jobs 2` start here, not inside a measured run.
-  await fuzzRate(argv, ctx, 20, made.slice(0, 20));
-  const measured = { floor: [] as Measured[], fuzz: [] as Measured[], made: [] as Measured[] };
+  const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[] };
   const rates = { floor1: [] as number[], suite: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     measured.floor.push(floorRate(argv, fuzzDir, 2));
-    measured.fuzz.push(await fuzzRate(argv, ctx, runs));
-    measured.made.push(await fuzzRate(argv, ctx, runs, made));
+    const fuzz = fuzzRates(argv, runs, false);
+    measured.fuzz.push(fuzz.warm);
+    measured.cold.push(fuzz.cold);
+    measured.made.push(fuzzRates(argv, runs, true).warm);
     rates.floor1.push(floorRate(argv, suiteDir, 1).rate);
     rates.suite.push((await suiteRun(argv)).rate);
   }
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
-  const [a, b, b0, a1, c] = [rate(measured.floor), rate(measured.fuzz), rate(measured.made), median(rates.floor1), median(rates.suite)];
+  const [a, b, bCold, b0, a1, c] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floor1), median(rates.suite)];
   const shares = withShares
     ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
     : [];
   return [
     { name: `(a) floor: Node spawn loop, jobs 2, ${fuzzInputs.length} fuzz requests, ${name}`, value: a, unit: "calls/s" },
-    { name: `(b) fuzz --jobs 2, ${runs} cases, ${name}`, value: b, unit: "calls/s" },
+    { name: `(b) fuzz --jobs 2, ${runs} cases, in a process of its own (its second run), ${name}`, value: b, unit: "calls/s" },
     { name: `(b)/(a), ${name}`, value: b / a, unit: "ratio", target: ">= 0.90" },
+    { name: `(b cold) the first run of that process, ${name}`, value: bCold, unit: "calls/s" },
+    { name: `(b cold)/(a), ${name}`, value: bCold / a, unit: "ratio" },
     { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
     { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
     { name: `(a1) floor: Node spawn loop, jobs 1, the suite's own requests, ${name}`, value: a1, unit: "calls/s" },

@@ -52,10 +52,15 @@ export function wantsTuning(argv: readonly string[]): boolean {
   return argv[2] === "fuzz" && process.platform === "linux" && process.execArgv.length === 0;
 }
 
+/** How the second process is started: its Node flags, and its environment (which settleTunedProcess puts back). */
+export function tunedStart(): { execArgv: string[]; env: NodeJS.ProcessEnv } {
+  return { execArgv: [...TUNED_FLAGS], env: { ...process.env, [MALLOC_ENV]: MALLOC_THRESHOLD, [TUNED_ENV]: JSON.stringify(process.env[MALLOC_ENV] ?? null) } };
+}
+
 /** The first process: starts the second and ends as it does. */
 export function runTuned(argv: readonly string[]): void {
-  const env = { ...process.env, [MALLOC_ENV]: MALLOC_THRESHOLD, [TUNED_ENV]: JSON.stringify(process.env[MALLOC_ENV] ?? null) };
-  const child = fork(ENTRY, argv.slice(2), { execArgv: [...TUNED_FLAGS], env, stdio: ["inherit", "inherit", "inherit", "ipc"] });
+  const { execArgv, env } = tunedStart();
+  const child = fork(ENTRY, argv.slice(2), { execArgv, env, stdio: ["inherit", "inherit", "inherit", "ipc"] });
   const forward = (signal: NodeJS.Signals): void => {
     child.kill(signal);
   };
