@@ -103,14 +103,17 @@ const NONE: ReadonlySet<number> = new Set();
  * launcher processes (launcher/serve.ts), as the kit last said. A leftover's parent is a process
  * of its launch or a reaper (init, a subreaper above the kit), never one of these: their
  * children are ruled out by their stat alone. Most pids handed out while a launch ran are
- * other launches' when calls run side by side.
+ * other launches' when calls run side by side. Not this process when it is its pid namespace's
+ * init (the kit as pid 1 of a container): orphans are then its children too.
  */
-let launching: ReadonlySet<number> = new Set([process.pid]);
+const SELF: readonly number[] = process.pid === 1 ? [] : [process.pid];
+let launching: ReadonlySet<number> = new Set(SELF);
 
 /** The kit's other launcher processes (in a launcher: the pids its kit gives with every call). */
 export function knowLaunchers(pids: readonly number[]): void {
-  if (pids.length + 1 === launching.size && pids.every((pid) => launching.has(pid))) return;
-  launching = new Set([process.pid, ...pids]);
+  const wanted = pids.filter((pid) => pid > 1);
+  if (wanted.length + SELF.length === launching.size && wanted.every((pid) => launching.has(pid))) return;
+  launching = new Set([...SELF, ...wanted]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,20 @@ import { isDead } from "./dead.js";
 const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
 const TAG = "awp-test-leftover";
 const HAS_PROC = existsSync("/proc/self/stat");
+/** The built runner (npm test builds first), for a kit started in a pid namespace of its own. */
+const BUILT_PROCESS = fileURLToPath(new URL("../../dist/src/runner/process.js", import.meta.url));
+
+/** Whether this test may start a process as the init of a new pid namespace (root, with unshare). */
+function canUnshare(): boolean {
+  if (!HAS_PROC || !existsSync(BUILT_PROCESS)) return false;
+  try {
+    execFileSync("unshare", ["-pf", "--mount-proc", "true"], { stdio: "ignore", timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const CAN_UNSHARE = canUnshare();
 
 /** Every process still running with TAG in its command line (what the fixture's daemons carry). */
 function tagged(): number[] {
@@ -163,6 +177,15 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
       for (const proc of [launcher, stranger]) proc.kill("SIGKILL");
       if (!isDead(marked)) process.kill(marked, "SIGKILL");
     }
+  });
+
+  // The kit as pid 1 of a container: orphans become its children, and must not be taken for its launches.
+  it.skipIf(!CAN_UNSHARE)("finds the leftovers of a launch when the kit is its pid namespace's init (unshare -pf; needs the built kit and root)", async () => {
+    const script = `const { runProcess } = await import(${JSON.stringify(BUILT_PROCESS)}); const r = await runProcess({ argv: [process.execPath, ${JSON.stringify(path.join(FIXTURES, "leave-daemon.mjs"))}, "close-all"], timeoutMs: 5000, killGraceMs: 300, stdoutCap: 4096, stderrCap: 4096 }); console.log(JSON.stringify({ pid: process.pid, leftovers: r.leftovers }));`;
+    const out = execFileSync("unshare", ["-pf", "--mount-proc", process.execPath, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    const seen = JSON.parse(out) as { pid: number; leftovers: { found: { foundBy: string[]; ended: string }[] } };
+    expect(seen.pid).toBe(1);
+    expect(seen.leftovers.found).toEqual([expect.objectContaining({ foundBy: ["marker"], ended: "SIGTERM" })]);
   });
 
   it("finds nothing after a plain call, and a look stays cheap", async () => {
