@@ -59,9 +59,13 @@ const CLOCK_REFRESH_MS = 5000;
  * only runs behind.
  */
 function bootTicks(proc: string): number {
-  const now = performance.now();
-  if (clock === undefined || clock.proc !== proc || now - clock.at > CLOCK_REFRESH_MS) clock = { proc, ticks: uptimeTicks(proc), at: now };
-  return Math.max(0, clock.ticks + Math.floor(((now - clock.at) / 1000) * 100) - 1);
+  if (clock === undefined || clock.proc !== proc || performance.now() - clock.at > CLOCK_REFRESH_MS) {
+    // The reading's time is taken after it: a reading that came late (the kit descheduled while
+    // it read) makes the estimate run behind, never ahead of the truth.
+    const ticks = uptimeTicks(proc);
+    clock = { proc, ticks, at: performance.now() };
+  }
+  return Math.max(0, clock.ticks + Math.floor(((performance.now() - clock.at) / 1000) * 100) - 1);
 }
 
 /** Before the spawn: a fresh marker, and now as /proc counts process starts. */

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -71,6 +72,32 @@ describe("the launch marker", () => {
 
   it("is not a name the reports treat as a secret", () => {
     expect(SECRET_ENV_NAME.test(LAUNCH_MARKER_ENV)).toBe(false);
+  });
+});
+
+describe("the start of a launch, as /proc counts process starts", () => {
+  it.skipIf(process.platform !== "linux")("is never ahead of the truth, even when reading the clock came late", () => {
+    // A /proc whose uptime is a FIFO that answers 150 ms late, with the time when it answers:
+    // the read ends then, and a launch begun then started no earlier than that.
+    const root = mkdtempSync(path.join(tmpdir(), "awp-proc-"));
+    try {
+      mkdirSync(path.join(root, "self"));
+      writeFileSync(path.join(root, "self", "stat"), "1 (x) S 0");
+      execFileSync("mkfifo", [path.join(root, "uptime")]);
+      const answer = `setTimeout(() => require("node:fs").writeFileSync(${JSON.stringify(path.join(root, "uptime"))}, "100.00 5.00\\n"), 150)`;
+      const writer = spawn(process.execPath, ["-e", answer], { stdio: "ignore" });
+      const first = beginLaunch(root);
+      const answered = performance.now();
+      // The next launch counts on from that reading (it is kept for seconds).
+      const next = beginLaunch(root);
+      const truth = 100 * 100 + Math.floor((performance.now() - answered) / 10);
+      writer.kill();
+      expect(first.proc).toBe(root);
+      expect(first.startTicks).toBeLessThan(100 * 100);
+      expect(next.startTicks).toBeLessThanOrEqual(truth);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
