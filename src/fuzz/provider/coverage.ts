@@ -108,14 +108,9 @@ function shapeOf(value: JsonValue): Shape {
   if (value === null || typeof value !== "object") return SCALAR;
   const known = shapes.get(value);
   if (known !== undefined) return known;
-  const array = Array.isArray(value);
-  const keys = array ? undefined : Object.keys(value);
-  const size = array ? value.length : (keys as string[]).length;
-  const shape: Shape = { members: size, chars: 0, depth: 0 };
-  const knownHere = knownMembers.get(value);
-  for (let i = 0; i < size; i++) {
-    const key = array ? undefined : ((keys as string[])[i] as string);
-    const inner = key === undefined ? shapeOf((value as JsonValue[])[i] as JsonValue) : (knownHere?.get(key) ?? shapeOf((value as { [key: string]: JsonValue })[key] as JsonValue));
+  const inners = Array.isArray(value) ? value.map(shapeOf) : Object.keys(value).map((key) => memberShape(value, key));
+  const shape: Shape = { members: inners.length, chars: 0, depth: 0 };
+  for (const inner of inners) {
     if (inner.members > shape.members) shape.members = inner.members;
     if (inner.chars > shape.chars) shape.chars = inner.chars;
     if (inner.depth > shape.depth) shape.depth = inner.depth;
