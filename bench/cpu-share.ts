@@ -41,6 +41,12 @@ export function cpuSnapshot(launcherPids: readonly number[]): CpuSnapshot | unde
   return { kit: process.cpuUsage(), own: processTimes("self"), launchers: launcherPids.map((pid) => processTimes(pid)), machine: machineTimes() };
 }
 
+/** A measured run: its rate, and where its CPU went per call (undefined without /proc). */
+export interface Measured {
+  rate: number;
+  share?: CpuShare;
+}
+
 export interface CpuShare {
   /** ms of CPU per call in the kit's process (for the floor: the floor's own process). */
   kit: number;

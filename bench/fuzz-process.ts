@@ -19,12 +19,7 @@ import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { fuzzProvider } from "../src/fuzz/provider-run.js";
 import { closeLauncher, launcherPids, useLauncher } from "../src/runner/launcher/client.js";
 import type { JsonObject } from "../src/core/provider/types.js";
-import { cpuShare, cpuSnapshot, type CpuShare } from "./cpu-share.js";
-
-export interface FuzzProcessRun {
-  rate: number;
-  share?: CpuShare;
-}
+import { cpuShare, cpuSnapshot, type Measured } from "./cpu-share.js";
 
 interface Job {
   argv: string[];
@@ -34,7 +29,7 @@ interface Job {
   config: { value: JsonObject; document: string };
 }
 
-async function main(job: Job): Promise<FuzzProcessRun[]> {
+async function main(job: Job): Promise<Measured[]> {
   // Started as the CLI starts its fuzz process (tunedStart): the launchers get the environment back.
   settleTunedProcess();
   applyKitV8Policy();
@@ -43,7 +38,7 @@ async function main(job: Job): Promise<FuzzProcessRun[]> {
     const ctx = await prepareProviderFuzz(job.argv, job.config, 5000, 6000);
     if ("reason" in ctx) throw new Error(ctx.reason);
     const made = job.made ? await casesOf(providerCaseArb(ctx), job.seed, 0, job.runs) : undefined;
-    const runs: FuzzProcessRun[] = [];
+    const runs: Measured[] = [];
     for (let n = 0; n < 2; n++) {
       const before = cpuSnapshot(launcherPids());
       const started = performance.now();

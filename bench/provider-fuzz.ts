@@ -23,8 +23,7 @@ import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { tunedStart } from "../src/cli/tuned.js";
 import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
-import { cpuShare, cpuSnapshot, type CpuShare } from "./cpu-share.js";
-import type { FuzzProcessRun } from "./fuzz-process.js";
+import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
 
@@ -40,12 +39,6 @@ function writeInputs(dir: string, inputs: Uint8Array[]): string {
   mkdirSync(dir, { recursive: true });
   inputs.forEach((bytes, n) => writeFileSync(join(dir, `${String(n).padStart(6, "0")}.bin`), bytes));
   return dir;
-}
-
-interface Measured {
-  rate: number;
-  /** Where the CPU went, per call (undefined without /proc). */
-  share?: CpuShare;
 }
 
 function floorRate(argv: string[], dir: string, jobs: number): Measured {
@@ -65,7 +58,7 @@ function fuzzRates(argv: string[], runs: number, made: boolean): { cold: Measure
   const { execArgv, env } = tunedStart();
   const job = JSON.stringify({ argv, runs, seed: SEED, made, config: CONFIG });
   const out = execFileSync(process.execPath, [...execArgv, FUZZ_PROCESS, job], { encoding: "utf8", env, maxBuffer: 1 << 20 });
-  const [cold, warm] = JSON.parse(out) as FuzzProcessRun[];
+  const [cold, warm] = JSON.parse(out) as Measured[];
   if (cold === undefined || warm === undefined) throw new Error(`fuzz-process.js printed ${out}`);
   return { cold, warm };
 }
