@@ -62,7 +62,7 @@ export class Launcher {
   call(argv: readonly string[], request: Uint8Array, options: CallOptions, launchers: readonly number[] = []): Promise<CallResult> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
-    const message: LaunchRequest = { id, argv: [...argv], request, options, launchers: [...launchers] };
+    const message: LaunchRequest = { id, argv: [...argv], request, options, launchers };
     if (this.pending.size === 0) this.busy();
     const answer = new Promise<CallResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.child.send(message);

@@ -7,7 +7,7 @@ export interface LaunchRequest {
   request: Uint8Array;
   options: CallOptions;
   /** The pids of the kit's launcher processes (leftovers.ts: knowLaunchers). */
-  launchers: number[];
+  launchers: readonly number[];
 }
 
 export type LaunchReply = { id: number; result: CallResult } | { id: number; error: string };
