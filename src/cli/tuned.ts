@@ -15,31 +15,18 @@
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { restoreMallocEnv, withMallocThreshold } from "../runner/malloc-env.js";
 
-/** Set in the second process's environment: the user's own value of MALLOC_ENV (JSON, null: unset). */
-const TUNED_ENV = "AWP_CONFORMANCE_TUNED";
-const MALLOC_ENV = "MALLOC_MMAP_THRESHOLD_";
-const MALLOC_THRESHOLD = "131072";
 const TUNED_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
 const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 const ENTRY = fileURLToPath(new URL("./main.js", import.meta.url));
 
 /**
- * In the second process: puts the user's environment back (MALLOC_ENV as it was, TUNED_ENV
- * gone) and ends this process as on SIGTERM once the first one is gone. True when this is the
- * second process.
+ * In the second process: puts the user's environment back (runner/malloc-env.ts) and ends this
+ * process as on SIGTERM once the first one is gone. True when this is the second process.
  */
 export function settleTunedProcess(): boolean {
-  const saved = process.env[TUNED_ENV];
-  if (saved === undefined) return false;
-  delete process.env[TUNED_ENV];
-  try {
-    const original: unknown = JSON.parse(saved);
-    if (typeof original === "string") process.env[MALLOC_ENV] = original;
-    else delete process.env[MALLOC_ENV];
-  } catch {
-    // Not a value the first process wrote: MALLOC_ENV is left as it is.
-  }
+  if (!restoreMallocEnv()) return false;
   if (process.channel !== undefined) {
     process.channel.unref();
     process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
@@ -54,7 +41,7 @@ export function wantsTuning(argv: readonly string[]): boolean {
 
 /** How the second process is started: its Node flags, and its environment (which settleTunedProcess puts back). */
 export function tunedStart(): { execArgv: string[]; env: NodeJS.ProcessEnv } {
-  return { execArgv: [...TUNED_FLAGS], env: { ...process.env, [MALLOC_ENV]: MALLOC_THRESHOLD, [TUNED_ENV]: JSON.stringify(process.env[MALLOC_ENV] ?? null) } };
+  return { execArgv: [...TUNED_FLAGS], env: withMallocThreshold(process.env) };
 }
 
 /** The first process: starts the second and ends as it does. */

@@ -41,6 +41,12 @@ function processesOf(kitPid: number): { candidates: number[]; launchers: number[
   return { candidates, launchers };
 }
 
+/** A process's environment variable (from /proc/PID/environ: what it was started with), undefined when unset. */
+function envOf(pid: number, name: string): string | undefined {
+  const entry = read(`/proc/${pid}/environ`).split("\0").find((e) => e.startsWith(`${name}=`));
+  return entry?.slice(name.length + 1);
+}
+
 /** The processes a process started (from /proc/PID/task/PID/children). */
 const childrenOf = (pid: number): number[] => read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
 
@@ -72,6 +78,12 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
     const before = processesOf(pid);
     strays.push(...before.candidates, ...before.launchers);
     expect(before.candidates.length).toBeGreaterThan(0);
+    // The launcher runs with glibc's mmap threshold fixed (malloc-env.ts); the candidate gets the kit's environment.
+    for (const launcher of before.launchers) expect(envOf(launcher, "MALLOC_MMAP_THRESHOLD_")).toBe("131072");
+    for (const candidate of before.candidates) {
+      expect(envOf(candidate, "MALLOC_MMAP_THRESHOLD_")).toBe(process.env.MALLOC_MMAP_THRESHOLD_);
+      expect(envOf(candidate, "AWP_CONFORMANCE_TUNED")).toBeUndefined();
+    }
     process.kill(pid, "SIGKILL");
     await kit;
     const left = await until(() => {
@@ -101,6 +113,7 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
     const { inner } = running as { inner: number };
     // The kit's own process was started with its memory settings; the candidate got the user's value back.
     expect(read(`/proc/${inner}/cmdline`).split("\0")).toContain("--max-semi-space-size=8");
+    for (const launcher of (running as { launchers: number[] }).launchers) expect(envOf(launcher, "MALLOC_MMAP_THRESHOLD_")).toBe("131072");
     const launch = read(record).split("\n").filter((line) => line.includes('"event":"launch"')).map((line) => JSON.parse(line) as { env?: Record<string, string> })[0];
     expect(launch?.env?.MALLOC_MMAP_THRESHOLD_).toBe("99999");
     expect(Object.keys(launch?.env ?? {}).filter((k) => k.startsWith("AWP_CONFORMANCE_") && k !== "AWP_CONFORMANCE_LAUNCH")).toEqual([]);

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import type { CallOptions, CallResult } from "../provider/call.js";
+import { withMallocThreshold } from "../malloc-env.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 
 const ENTRY = fileURLToPath(new URL("./serve.js", import.meta.url));
@@ -26,6 +27,8 @@ const ENTRY = fileURLToPath(new URL("./serve.js", import.meta.url));
  * collections are small and run on its own thread): 1.46 against 1.38 ms per call, same test.
  */
 const LAUNCHER_FLAGS = ["--max-semi-space-size=1", "--expose-gc", "--no-opt", "--single-threaded"];
+/** And with glibc's mmap threshold fixed (malloc-env.ts), on Linux; serve.ts gives the candidates the kit's environment back. */
+const launcherEnv = (): NodeJS.ProcessEnv => (process.platform === "linux" ? withMallocThreshold(process.env) : process.env);
 
 interface Pending {
   resolve: (result: CallResult) => void;
@@ -54,7 +57,7 @@ export class Launcher {
   }
 
   static start(): Launcher {
-    const child = fork(ENTRY, [String(process.pid)], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: LAUNCHER_FLAGS });
+    const child = fork(ENTRY, [String(process.pid)], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: LAUNCHER_FLAGS, env: launcherEnv() });
     return new Launcher(child);
   }
 

@@ -11,6 +11,7 @@
 import { launchForKit } from "../launch-start.js";
 import { knowLaunchers } from "../leftovers.js";
 import { killAllGroups } from "../process-group.js";
+import { restoreMallocEnv } from "../malloc-env.js";
 import { copyProcessEnv } from "../process.js";
 import { callInProcess, type CallResult } from "../provider/call.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
@@ -34,8 +35,10 @@ function counted(bytes: number): void {
   collect();
 }
 
-// The environment this process was started with is the kit's, and does not change: copied once,
-// not on every call (a call that names its own environment keeps it).
+// The environment this process was started with is the kit's (once its own malloc setting is
+// put back), and does not change: copied once, not on every call (a call that names its own
+// environment keeps it).
+restoreMallocEnv();
 const kitEnv = copyProcessEnv();
 
 process.on("message", (message: LaunchRequest) => {
