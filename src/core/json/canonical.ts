@@ -96,6 +96,8 @@ const readBackStyle = (dialect: DigestDialectId): SerializeStyle => ({
   keys: sortedKeys,
   string: canonicalString,
   number: (x) => {
+    // A safe integer's token is its digits, and it reads back as itself (the common case, without the token's round trip).
+    if (Number.isSafeInteger(x)) return String(x);
     if (!Number.isFinite(x)) throw new RangeError(`canonicalReadBack: non-finite number ${x}`);
     return tokenRead(JSON.stringify(x), dialect);
   },

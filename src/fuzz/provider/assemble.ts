@@ -49,10 +49,12 @@ export function assembleToolRequest(envelope: (parts: ToolParts) => JsonObject, 
   const filled = fill !== undefined && fill <= maxBytes;
   const limit = filled ? fill : maxBytes;
   // The request with both values null (and an empty padding): each value replaces a 4-byte "null".
-  const base = utf8(wireJson({ ...envelope({ input: null, result: null, ...(filled ? { padding: "" } : {}) }), input_digest: DIGEST_PLACEHOLDER }));
+  // Only sizes need it: a request of fixed values that is not filled is not measured.
+  const measured = filled || input.kind !== "fixed" || (result !== undefined && result.kind !== "fixed");
+  const base = measured ? utf8(wireJson({ ...envelope({ input: null, result: null, ...(filled ? { padding: "" } : {}) }), input_digest: DIGEST_PLACEHOLDER })) : 0;
   const room = limit - base;
   const placedResult = result === undefined ? undefined : place("tool.result", result, Math.floor(room / 2) + 4);
-  const placedInput = place("tool.input", input, room + 8 - bytesOf(placedResult));
+  const placedInput = place("tool.input", input, input.kind === "fixed" ? 0 : room + 8 - bytesOf(placedResult));
   const parts: Record<string, Built> = {};
   if (placedInput.built !== undefined) parts.input = placedInput.built;
   if (placedResult?.built !== undefined) parts.result = placedResult.built;

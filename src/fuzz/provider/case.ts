@@ -79,8 +79,16 @@ export function hostileFromBytes(kind: HostileKind, label: string, base: Provide
   return hostile;
 }
 
+/**
+ * A plain Uint8Array of `length` bytes left as the allocator gave them: for a buffer the caller
+ * writes whole at once (zeroing a megabyte request first cost as much as copying it in).
+ */
+export function unfilledBytes(length: number): Uint8Array {
+  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+}
+
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  const out = unfilledBytes(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {
     out.set(part, at);

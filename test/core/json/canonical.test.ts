@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, formatF64, parseJson, type JsonValue } from "../../../src/core/json/index.js";
+import { canonicalJson, canonicalReadBack, formatF64, parseJson, wireJson, type JsonValue } from "../../../src/core/json/index.js";
 
 describe("canonicalJson: numbers as serde_json/ryu writes f64", () => {
   it.each([
@@ -98,5 +98,22 @@ describe("canonicalJson: objects and strings", () => {
     const reread = parseJson(text, { numbers: "lossless" });
     expect(reread.issues).toEqual([]);
     expect(canonicalJson(reread.value!)).toBe(text);
+  });
+});
+
+describe("canonicalReadBack: canonicalJson of what the kit's reader reads back from the wire text", () => {
+  const readBack = (v: JsonValue): string => {
+    const parsed = parseJson(wireJson(v), { numbers: "lossless", floats: "serde_json" });
+    if (parsed.value === undefined) throw new Error("did not parse back");
+    return canonicalJson(parsed.value);
+  };
+  it("writes integers as they read back: safe integers as their digits, -0 as 0, past 2^53 by their token", () => {
+    expect(canonicalReadBack({ a: 0, b: -0, c: 7, d: -9007199254740991, e: 9007199254740993n })).toBe('{"a":0,"b":0,"c":7,"d":-9007199254740991,"e":9007199254740993}');
+    // 2^53 is written 9007199254740992, an integer token within i64: read back as that integer, not as a float.
+    expect(canonicalReadBack(9007199254740992)).toBe("9007199254740992");
+    expect(canonicalReadBack(1e21)).toBe("1e21");
+  });
+  test.prop([fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n - 1n }))])("equals reading the wire text back, for every number", (x) => {
+    expect(canonicalReadBack([x])).toBe(readBack([x]));
   });
 });
