@@ -6,7 +6,9 @@
  * cases (warm), and the first (cold) beside it; (b0) the same with its cases made beforehand
  * (what the kit's launching and judging allow when generating costs nothing; it shows how much of
  * the gap to (a) is the generating), (c) the fixed provider suite, in this process (serial, so
- * its floor runs one at a time with the suite's own requests). Rounds alternate floor and kit;
+ * its floor runs one at a time with the suite's own requests), and (c0) the suite's requests sent
+ * one at a time through the kit's launcher with nothing done between calls (what a serial run
+ * through a launcher allows when the kit's own work costs nothing). Rounds alternate floor and kit;
  * the medians and their ratio are printed. For the compiled provider, where the
  * floor keeps the machine busy, the rows after the ratios say where the CPU went in (a), (b)
  * and (b0), per call (cpu-share.ts): the kit's (or the floor's) own process, the launchers, the
@@ -21,7 +23,7 @@ import { casesOf } from "../src/fuzz/cases.js";
 import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
 import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { tunedStart } from "../src/cli/tuned.js";
-import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
+import { closeLauncher, currentLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
@@ -83,6 +85,15 @@ async function suiteRun(argv: string[]): Promise<{ rate: number; requests: Uint8
   return { rate: transcript.exchanges.length / seconds, requests: transcript.exchanges.map((e) => e.request) };
 }
 
+/** The suite's requests sent one at a time through the kit's launcher, each when the one before came back: calls per second. */
+async function launchedSerial(argv: string[], requests: readonly Uint8Array[]): Promise<number> {
+  const launcher = currentLauncher();
+  if (launcher === undefined) throw new Error("the launchers are not built (npm run build)");
+  const started = performance.now();
+  for (const request of requests) await launcher.call(argv, request, { timeoutMs: 6000 });
+  return requests.length / ((performance.now() - started) / 1000);
+}
+
 async function measure(name: string, argv: string[], runs: number, dir: string, withShares: boolean): Promise<BenchResult[]> {
   const ctx = await prepareProviderFuzz(argv, CONFIG, 5000, 6000);
   if ("reason" in ctx) throw new Error(ctx.reason);
@@ -90,9 +101,10 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const made = await casesOf(providerCaseArb(ctx), SEED, 0, runs);
   const fuzzInputs = made.flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
   const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
-  const suiteDir = writeInputs(join(dir, `${name}-suite`), (await suiteRun(argv)).requests);
+  const suiteRequests = (await suiteRun(argv)).requests;
+  const suiteDir = writeInputs(join(dir, `${name}-suite`), suiteRequests);
   const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[] };
-  const rates = { floor1: [] as number[], suite: [] as number[] };
+  const rates = { floor1: [] as number[], suite: [] as number[], serial: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     measured.floor.push(floorRate(argv, fuzzDir, 2));
     const fuzz = fuzzRates(argv, runs, false);
@@ -101,9 +113,10 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     measured.made.push(fuzzRates(argv, runs, true).warm);
     rates.floor1.push(floorRate(argv, suiteDir, 1).rate);
     rates.suite.push((await suiteRun(argv)).rate);
+    rates.serial.push(await launchedSerial(argv, suiteRequests));
   }
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
-  const [a, b, bCold, b0, a1, c] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floor1), median(rates.suite)];
+  const [a, b, bCold, b0, a1, c, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floor1), median(rates.suite), median(rates.serial)];
   const shares = withShares
     ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
     : [];
@@ -118,6 +131,8 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     { name: `(a1) floor: Node spawn loop, jobs 1, the suite's own requests, ${name}`, value: a1, unit: "calls/s" },
     { name: `(c) run (provider suite, serial), ${name}`, value: c, unit: "calls/s" },
     { name: `(c)/(a1), ${name}`, value: c / a1, unit: "ratio", target: ">= 0.90" },
+    { name: `(c0) the suite's requests one at a time through the launcher, nothing done between calls, ${name}`, value: c0, unit: "calls/s" },
+    { name: `(c0)/(a1), ${name}`, value: c0 / a1, unit: "ratio" },
     ...shares,
   ];
 }
