@@ -84,7 +84,8 @@ export function hostileFromBytes(kind: HostileKind, label: string, base: Provide
  * writes whole at once (zeroing a megabyte request first cost as much as copying it in).
  */
 export function unfilledBytes(length: number): Uint8Array {
-  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+  const buffer = Buffer.allocUnsafeSlow(length);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {

@@ -5,8 +5,6 @@
  * their index digits, are copied from a template per block of ten with the digits put in.
  * Encoding a whole text instead cost more than building it.
  */
-import { unfilledBytes } from "./case.js";
-
 const encoder = new TextEncoder();
 const COMMA = 0x2c;
 
@@ -24,8 +22,8 @@ export function cycleBytes(open: string, close: string, texts: readonly string[]
   const tail = encoder.encode(close);
   // Separated, the last item's comma is where the closing text starts.
   const body = whole * cycleLength + rest.reduce((sum, unit) => sum + unit.length, 0) - (separated && n > 0 ? 1 : 0);
-  // Every byte is written below.
-  const out = Buffer.from(unfilledBytes(head.length + body + tail.length).buffer);
+  // Left unfilled (case.ts unfilledBytes): every byte is written below.
+  const out = Buffer.allocUnsafeSlow(head.length + body + tail.length);
   out.set(head, 0);
   let at = head.length;
   if (whole > 0) {
@@ -74,8 +72,8 @@ export function objectBytes(key: string, texts: readonly string[], n: number, wi
   let total = 1; // the opening brace; the last comma becomes the closing one
   for (let b = 0; b < blocks; b++) total += (templates[(b * BLOCK) % p] as Template).bytes.length;
   for (const bytes of rest) total += bytes.length;
-  // Every byte is written below.
-  const out = Buffer.from(unfilledBytes(total).buffer);
+  // Left unfilled (case.ts unfilledBytes): every byte is written below.
+  const out = Buffer.allocUnsafeSlow(total);
   out[0] = 0x7b;
   let at = 1;
   for (let b = 0; b < blocks; b++) {
