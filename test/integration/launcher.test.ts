@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { isDead } from "../runner/dead.js";
  * and ends every candidate it started, then itself.
  */
 
-const HAS_PROC = existsSync("/proc/self/environ");
+const HAS_PROC = existsSync("/proc/self/environ") && existsSync("/dev/shm");
 const temp = useTempDirs("awp-launcher-");
 const strays: number[] = [];
 
@@ -126,5 +126,53 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
       return isDead(inner) && now.candidates.length + now.launchers.length === 0 ? now : undefined;
     }, 5000);
     expect(left).toEqual({ candidates: [], launchers: [] });
+  }, 60_000);
+
+  it("a big request reaches the candidate through the spool byte for byte; a kit killed with SIGKILL leaves no spool behind", async () => {
+    const dir = temp();
+    // A small kit: the built launcher client, one call with a 300 KB request, then a call that never ends.
+    const kit = join(dir, "kit.mjs");
+    const candidate = join(dir, "candidate.mjs");
+    writeFileSync(candidate, `import { createHash } from "node:crypto";
+const hash = createHash("sha256");
+process.stdin.on("data", (d) => hash.update(d)).on("end", () => {
+  process.stdout.write(hash.digest("hex"));
+  if (process.argv[2] === "hang") setInterval(() => {}, 1000);
+});
+`);
+    writeFileSync(kit, `import { currentLauncher, useLauncher } from ${JSON.stringify(join(ROOT, "dist/src/runner/launcher/client.js"))};
+import { createHash } from "node:crypto";
+useLauncher();
+const request = new Uint8Array(300 * 1024).map((_, i) => (i * 7) % 256);
+const launcher = currentLauncher();
+const first = await launcher.call([process.execPath, ${JSON.stringify(candidate)}], request, { timeoutMs: 20000 });
+process.stdout.write(JSON.stringify({ sent: createHash("sha256").update(request).digest("hex"), got: Buffer.from(first.stdout).toString() }) + "\\n");
+await launcher.call([process.execPath, ${JSON.stringify(candidate)}, "hang"], request, { timeoutMs: 60000 });
+`);
+    const run = execa(process.execPath, [kit], { cwd: ROOT, reject: false, timeout: 60_000, env: { NO_COLOR: "1" } });
+    const pid = run.pid as number;
+    let out = "";
+    run.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+    const answered = await until(() => (out.includes("\n") ? (JSON.parse(out) as { sent: string; got: string }) : undefined), 20_000);
+    expect(answered).toBeDefined();
+    expect(answered?.got).toBe(answered?.sent);
+    const spools = (): string[] => readdirSync("/dev/shm").filter((name) => name.startsWith(`awp-conformance-spool-${pid}-`));
+    // The second call is running: its request was taken from the spool, which is still there.
+    const running = await until(() => {
+      const seen = processesOf(pid);
+      return seen.candidates.length > 0 ? seen : undefined;
+    }, 20_000);
+    expect(running?.candidates.length).toBe(1);
+    strays.push(...(running?.candidates ?? []), ...(running?.launchers ?? []));
+    expect(spools().length).toBe(1);
+    expect(readdirSync(join("/dev/shm", spools()[0] as string))).toEqual([]);
+    process.kill(pid, "SIGKILL");
+    await run;
+    const left = await until(() => {
+      const now = processesOf(pid);
+      return now.candidates.length + now.launchers.length === 0 && spools().length === 0 ? now : undefined;
+    }, 5000);
+    expect(left).toEqual({ candidates: [], launchers: [] });
+    expect(spools()).toEqual([]);
   }, 60_000);
 });

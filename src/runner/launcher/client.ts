@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import type { CallOptions, CallResult } from "../provider/call.js";
 import { withMallocThreshold } from "../malloc-env.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
+import { removeSpool, spoolRequest } from "./spool.js";
 
 const ENTRY = fileURLToPath(new URL("./serve.js", import.meta.url));
 /**
@@ -29,6 +30,8 @@ const ENTRY = fileURLToPath(new URL("./serve.js", import.meta.url));
 const LAUNCHER_FLAGS = ["--max-semi-space-size=1", "--expose-gc", "--no-opt", "--single-threaded"];
 /** And with glibc's mmap threshold fixed (malloc-env.ts), on Linux; serve.ts gives the candidates the kit's environment back. */
 const launcherEnv = (): NodeJS.ProcessEnv => (process.platform === "linux" ? withMallocThreshold(process.env) : process.env);
+
+const NOTHING = new Uint8Array(0);
 
 interface Pending {
   resolve: (result: CallResult) => void;
@@ -65,7 +68,8 @@ export class Launcher {
   call(argv: readonly string[], request: Uint8Array, options: CallOptions, launchers: readonly number[] = []): Promise<CallResult> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
-    const message: LaunchRequest = { id, argv: [...argv], request, options, launchers };
+    const spooled = spoolRequest(request);
+    const message: LaunchRequest = { id, argv: [...argv], request: spooled === undefined ? request : NOTHING, options, launchers, ...(spooled !== undefined ? { spooled } : {}) };
     if (this.pending.size === 0) this.busy();
     const answer = new Promise<CallResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.child.send(message);
@@ -170,6 +174,7 @@ export function useLauncher(): void {
 export function closeLauncher(): void {
   shared?.close();
   shared = undefined;
+  removeSpool();
 }
 
 /** The pids of the launcher processes running now (a bench reads their CPU time). */

@@ -4,7 +4,10 @@ import type { CallOptions, CallResult } from "../provider/call.js";
 export interface LaunchRequest {
   id: number;
   argv: string[];
+  /** The request's bytes; empty when they were spooled. */
   request: Uint8Array;
+  /** The file the request's bytes are in, for a big request (spool.ts). */
+  spooled?: string;
   options: CallOptions;
   /** The pids of the kit's launcher processes (leftovers.ts: knowLaunchers). */
   launchers: readonly number[];

@@ -15,6 +15,7 @@ import { restoreMallocEnv } from "../malloc-env.js";
 import { copyProcessEnv } from "../process.js";
 import { callInProcess, type CallResult } from "../provider/call.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
+import { removeSpool, spoolOf, takeSpooled } from "./spool.js";
 
 // The kit's pid (argv[2]): the launch markers are the kit's, as if it had launched them itself.
 launchForKit(Number(process.argv[2]));
@@ -41,12 +42,33 @@ function counted(bytes: number): void {
 restoreMallocEnv();
 const kitEnv = copyProcessEnv();
 
+/**
+ * The kit's spool directory, once a big request came through it: removed here when the channel
+ * closes (the kit gone, or done with its launchers). A signal leaves it to the kit, whose own
+ * handlers remove it as it exits; another launcher of the kit may still be reading from it.
+ */
+let spool: string | undefined;
+
+/** A request's bytes: sent along, or spooled (spool.ts). */
+function requestOf(message: LaunchRequest): Buffer {
+  if (message.spooled === undefined) return asBuffer(message.request);
+  spool ??= spoolOf(message.spooled);
+  return takeSpooled(message.spooled);
+}
+
 process.on("message", (message: LaunchRequest) => {
   knowLaunchers(message.launchers);
-  void callInProcess(message.argv, asBuffer(message.request), { ...message.options, env: message.options.env ?? kitEnv }).then(
+  let request: Buffer;
+  try {
+    request = requestOf(message);
+  } catch (error) {
+    send({ id: message.id, error: `the launcher could not read the spooled request: ${error instanceof Error ? error.message : String(error)}` });
+    return;
+  }
+  void callInProcess(message.argv, request, { ...message.options, env: message.options.env ?? kitEnv }).then(
     (result: CallResult) => {
       send({ id: message.id, result });
-      counted(message.request.byteLength + result.stdout.byteLength + result.stderr.byteLength);
+      counted(request.byteLength + result.stdout.byteLength + result.stderr.byteLength);
     },
     (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
   );
@@ -54,6 +76,7 @@ process.on("message", (message: LaunchRequest) => {
 
 process.on("disconnect", () => {
   killAllGroups();
+  removeSpool(spool);
   process.exit(0);
 });
 
