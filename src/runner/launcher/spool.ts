@@ -58,14 +58,14 @@ export function sweepSpools(root: string, now: number): void {
   }
 }
 
-/** This process's spool directory, made on first use (`root` for tests). */
-export function spoolDir(root = SHM): string | null {
+/** This process's spool directory, made on first use. */
+export function spoolDir(): string | null {
   if (dir !== undefined) return dir;
   dir = null;
   if (process.platform !== "linux") return dir;
   try {
-    sweepSpools(root, Date.now());
-    dir = mkdtempSync(join(root, `${PREFIX}${process.pid}-`));
+    sweepSpools(SHM, Date.now());
+    dir = mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
     if (!removedAtExit) process.once("exit", () => removeSpool());
     removedAtExit = true;
   } catch {
