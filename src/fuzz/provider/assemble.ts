@@ -7,11 +7,10 @@
 import { wireJson, type JsonValue } from "../../core/json/index.js";
 import type { JsonObject } from "../../core/provider/types.js";
 import { buildSized, padding, sizedLabel, type Built } from "./sized.js";
-import { spliceRequest } from "./splice.js";
+import { DIGEST_PLACEHOLDER, spliceRequest } from "./splice.js";
 import type { ToolValue } from "./values.js";
 
 const utf8 = (text: string): number => Buffer.byteLength(text, "utf8");
-const DIGEST_PLACEHOLDER = `sha256:${"0".repeat(64)}`;
 
 /** What goes into the request: tool.input, tool.result, and the padding of a filled request (in event.native). */
 export interface ToolParts {

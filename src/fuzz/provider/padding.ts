@@ -3,10 +3,7 @@ import { wireJson } from "../../core/json/index.js";
 import type { JsonObject } from "../../core/provider/types.js";
 import { encoder, withTool } from "./case.js";
 import { padding } from "./sized.js";
-import { spliceRequest } from "./splice.js";
-
-/** A bound digest's text: its length is the same whatever the digest. */
-const ANY_DIGEST = `sha256:${"0".repeat(64)}`;
+import { DIGEST_PLACEHOLDER, spliceRequest } from "./splice.js";
 
 /**
  * The request with tool.input replaced by {"padding": "xxx…"} so that its wire form is exactly
@@ -18,7 +15,7 @@ export function paddedRequest(request: JsonObject, size: number): { value: JsonO
   const { input_digest: _previous, ...unbound } = request;
   const around = (pad: string): JsonObject => withTool(unbound, (tool) => ({ ...tool, input: { padding: pad } }));
   // The bytes around the padding's "x"s, the digest and the padding's quotes included: the request with an empty padding.
-  const fixed = encoder.encode(wireJson({ ...around(""), input_digest: ANY_DIGEST })).length;
+  const fixed = encoder.encode(wireJson({ ...around(""), input_digest: DIGEST_PLACEHOLDER })).length;
   const length = size - fixed;
   if (length < 0) throw new KitError("kit_bug", `cannot pad a request of ${fixed} bytes to ${size} bytes`);
   const { value, bytes } = spliceRequest((values) => around(values.padding as string), { padding: padding(length) });

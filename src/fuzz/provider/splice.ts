@@ -29,6 +29,9 @@ export interface SplicedRequest {
   digest: string;
 }
 
+/** An input_digest of the bound length, for measuring a request before it is bound: every digest's text has this length. */
+export const DIGEST_PLACEHOLDER = `sha256:${"0".repeat(64)}`;
+
 type Path = { parent: JsonObject; key: string };
 
 /** Where the string `mark` sits in `value` (parent object and key), found by walking the marked request (it is small). */
