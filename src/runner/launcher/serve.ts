@@ -49,6 +49,8 @@ const kitEnv = copyProcessEnv();
  */
 let spool: string | undefined;
 
+const textOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** A request's bytes: sent along, or spooled (spool.ts). */
 function requestOf(message: LaunchRequest): Buffer {
   if (message.spooled === undefined) return asBuffer(message.request);
@@ -62,7 +64,7 @@ process.on("message", (message: LaunchRequest) => {
   try {
     request = requestOf(message);
   } catch (error) {
-    send({ id: message.id, error: `the launcher could not read the spooled request: ${error instanceof Error ? error.message : String(error)}` });
+    send({ id: message.id, error: `the launcher could not read the spooled request: ${textOf(error)}` });
     return;
   }
   void callInProcess(message.argv, request, { ...message.options, env: message.options.env ?? kitEnv }).then(
@@ -70,7 +72,7 @@ process.on("message", (message: LaunchRequest) => {
       send({ id: message.id, result });
       counted(request.byteLength + result.stdout.byteLength + result.stderr.byteLength);
     },
-    (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => send({ id: message.id, error: textOf(error) }),
   );
 });
 

@@ -22,6 +22,8 @@ import { dirname, join } from "node:path";
 export const SPOOL_MIN_BYTES = 128 * 1024;
 const SHM = "/dev/shm";
 const PREFIX = "awp-conformance-spool-";
+/** A spool directory's name, with the pid of the kit it is of. */
+const SPOOL_NAME = new RegExp(`^${PREFIX}(\\d+)-`);
 /** A spool directory of a kit that is gone is removed once it has not changed for this long. */
 const STALE_MS = 60 * 60 * 1000;
 
@@ -48,7 +50,7 @@ export function sweepSpools(root: string, now: number): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^awp-conformance-spool-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(SPOOL_NAME.exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
     try {
       if (now - statSync(join(root, name)).mtimeMs > STALE_MS) rmSync(join(root, name), { recursive: true, force: true });
