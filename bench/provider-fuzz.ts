@@ -5,10 +5,12 @@
  * as the CLI starts its fuzz process (fuzz-process.ts): the second of two runs of the same
  * cases (warm), and the first (cold) beside it; (b0) the same with its cases made beforehand
  * (what the kit's launching and judging allow when generating costs nothing; it shows how much of
- * the gap to (a) is the generating), (c) the fixed provider suite, in this process (serial, so
- * its floor runs one at a time with the suite's own requests), and (c0) the suite's requests sent
- * one at a time through the kit's launcher with nothing done between calls (what a serial run
- * through a launcher allows when the kit's own work costs nothing). Rounds alternate floor and kit;
+ * the gap to (a) is the generating), (c) the fixed provider suite, in this process, as `run`
+ * sends it (its hostile phase --jobs 2 at a time, the rest one at a time), beside (as) its floor:
+ * the suite's own requests at the same concurrency; (c1) the suite with --jobs 1 beside (a1) those
+ * requests one at a time, and (c0) the suite's requests sent one at a time through the kit's
+ * launcher with nothing done between calls (what a serial run through a launcher allows when
+ * the kit's own work costs nothing). Rounds alternate floor and kit;
  * the medians and their ratio are printed. For the compiled provider, where the
  * floor keeps the machine busy, the rows after the ratios say where the CPU went in (a), (b)
  * and (b0), per call (cpu-share.ts): the kit's (or the floor's) own process, the launchers, the
@@ -25,6 +27,8 @@ import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { tunedStart } from "../src/cli/tuned.js";
 import { closeLauncher, currentLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
+import { DEFAULT_PROVIDER_JOBS } from "../src/runner/provider/driver.js";
+import type { ProviderExchange } from "../src/core/provider/types.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
@@ -43,12 +47,36 @@ function writeInputs(dir: string, inputs: Uint8Array[]): string {
   return dir;
 }
 
-function floorRate(argv: string[], dir: string, jobs: number): Measured {
+function floorRun(argv: string[], dir: string, jobs: number): Measured & { calls: number; seconds: number } {
   const before = cpuSnapshot([]);
   const out = execFileSync(process.execPath, [FLOOR, String(jobs), dir, ...argv], { encoding: "utf8", maxBuffer: 1 << 20 });
   const after = cpuSnapshot([]);
   const { calls, seconds, cpuMs, selfMs } = JSON.parse(out) as { calls: number; seconds: number; cpuMs: number; selfMs: number };
-  return { rate: calls / seconds, ...(before && after ? { share: cpuShare(before, after, calls, { cpuMs, selfMs }) } : {}) };
+  return { calls, seconds, rate: calls / seconds, ...(before && after ? { share: cpuShare(before, after, calls, { cpuMs, selfMs }) } : {}) };
+}
+
+const floorRate = (argv: string[], dir: string, jobs: number): Measured => floorRun(argv, dir, jobs);
+
+/** The suite's floor at its own concurrency: each part's requests in a plain loop, the hostile phase two at a time, the rest one at a time. */
+function suiteFloorRate(argv: string[], parts: readonly SuitePart[]): number {
+  const runs = parts.map((part) => floorRun(argv, part.dir, part.jobs));
+  return runs.reduce((n, r) => n + r.calls, 0) / runs.reduce((s, r) => s + r.seconds, 0);
+}
+
+/** A run of the suite's requests that go at the same concurrency: before the hostile phase, the hostile phase, after it. */
+interface SuitePart {
+  dir: string;
+  jobs: number;
+}
+
+const inHostilePhase = (purpose: string): boolean => purpose === "control" || purpose.startsWith("hostile:");
+
+/** The suite's requests written as its parts (for suiteFloorRate). */
+function suiteParts(dir: string, exchanges: readonly { purpose: string; request: Uint8Array }[]): SuitePart[] {
+  const first = exchanges.findIndex((e) => inHostilePhase(e.purpose));
+  const end = first < 0 ? first : exchanges.findIndex((e, i) => i > first && !inHostilePhase(e.purpose));
+  const cuts = first < 0 ? [[0, exchanges.length, 1]] : [[0, first, 1], [first, end < 0 ? exchanges.length : end, DEFAULT_PROVIDER_JOBS], [end < 0 ? exchanges.length : end, exchanges.length, 1]];
+  return cuts.filter(([from, to]) => (to as number) > (from as number)).map(([from, to, jobs], i) => ({ dir: writeInputs(join(dir, `part-${i}`), exchanges.slice(from, to).map((e) => e.request)), jobs: jobs as number }));
 }
 
 /**
@@ -78,11 +106,11 @@ function shareRows(label: string, shares: (CpuShare | undefined)[], launched: bo
   ];
 }
 
-async function suiteRun(argv: string[]): Promise<{ rate: number; requests: Uint8Array[] }> {
+async function suiteRun(argv: string[], jobs = DEFAULT_PROVIDER_JOBS): Promise<{ rate: number; exchanges: ProviderExchange[] }> {
   const started = performance.now();
-  const { transcript } = await runProviderSuite({ argv, config: CONFIG });
+  const { transcript } = await runProviderSuite({ argv, config: CONFIG, jobs });
   const seconds = (performance.now() - started) / 1000;
-  return { rate: transcript.exchanges.length / seconds, requests: transcript.exchanges.map((e) => e.request) };
+  return { rate: transcript.exchanges.length / seconds, exchanges: transcript.exchanges };
 }
 
 /** The suite's requests sent one at a time through the kit's launcher, each when the one before came back: calls per second. */
@@ -101,22 +129,27 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const made = await casesOf(providerCaseArb(ctx), SEED, 0, runs);
   const fuzzInputs = made.flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
   const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
-  const suiteRequests = (await suiteRun(argv)).requests;
+  const suiteExchanges = (await suiteRun(argv)).exchanges;
+  const suiteRequests = suiteExchanges.map((e) => e.request);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), suiteRequests);
+  const parts = suiteParts(join(dir, `${name}-suite-parts`), suiteExchanges);
   const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[] };
-  const rates = { floor1: [] as number[], suite: [] as number[], serial: [] as number[] };
+  const rates = { floor1: [] as number[], floorSuite: [] as number[], suite: [] as number[], suite1: [] as number[], serial: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     measured.floor.push(floorRate(argv, fuzzDir, 2));
     const fuzz = fuzzRates(argv, runs, false);
     measured.fuzz.push(fuzz.warm);
     measured.cold.push(fuzz.cold);
     measured.made.push(fuzzRates(argv, runs, true).warm);
-    rates.floor1.push(floorRate(argv, suiteDir, 1).rate);
+    rates.floorSuite.push(suiteFloorRate(argv, parts));
     rates.suite.push((await suiteRun(argv)).rate);
+    rates.floor1.push(floorRate(argv, suiteDir, 1).rate);
+    rates.suite1.push((await suiteRun(argv, 1)).rate);
     rates.serial.push(await launchedSerial(argv, suiteRequests));
   }
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
-  const [a, b, bCold, b0, a1, c, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floor1), median(rates.suite), median(rates.serial)];
+  const [a, b, bCold, b0, aSuite, c, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.floor1), median(rates.suite1), median(rates.serial)];
+  const hostile = parts.find((part) => part.jobs > 1);
   const shares = withShares
     ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
     : [];
@@ -128,9 +161,12 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     { name: `(b cold)/(a), ${name}`, value: bCold / a, unit: "ratio" },
     { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
     { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
-    { name: `(a1) floor: Node spawn loop, jobs 1, the suite's own requests, ${name}`, value: a1, unit: "calls/s" },
-    { name: `(c) run (provider suite, serial), ${name}`, value: c, unit: "calls/s" },
-    { name: `(c)/(a1), ${name}`, value: c / a1, unit: "ratio", target: ">= 0.90" },
+    { name: `(as) floor: Node spawn loop, the suite's ${suiteRequests.length} requests at its concurrency (${hostile === undefined ? "all one at a time" : `its hostile phase ${hostile.jobs} at a time, the rest one at a time`}), ${name}`, value: aSuite, unit: "calls/s" },
+    { name: `(c) run (provider suite, --jobs ${DEFAULT_PROVIDER_JOBS}, the default), ${name}`, value: c, unit: "calls/s" },
+    { name: `(c)/(as), ${name}`, value: c / aSuite, unit: "ratio", target: ">= 0.90" },
+    { name: `(a1) floor: Node spawn loop, jobs 1, the suite's requests, ${name}`, value: a1, unit: "calls/s" },
+    { name: `(c1) run --jobs 1 (provider suite, serial), ${name}`, value: c1, unit: "calls/s" },
+    { name: `(c1)/(a1), ${name}`, value: c1 / a1, unit: "ratio" },
     { name: `(c0) the suite's requests one at a time through the launcher, nothing done between calls, ${name}`, value: c0, unit: "calls/s" },
     { name: `(c0)/(a1), ${name}`, value: c0 / a1, unit: "ratio" },
     ...shares,

@@ -57,6 +57,7 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   const timeoutMs = positive(args.timeout, "--timeout");
   const budgetMs = positive(args.budget, "--budget");
   const runTimeoutMs = readRunTimeout(args.runTimeout);
+  const jobs = positive(args.jobs, "--jobs");
   const phases = new PhaseLines(progress);
   const shard = shardOf(args);
   const { report, transcript, elsewhere } = await runProviderSuite({
@@ -66,6 +67,7 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(budgetMs !== undefined ? { budgetMs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
+    ...(jobs !== undefined ? { jobs } : {}),
     selection: { clause: args.clause, skip: args.skip },
     onExchange: (e) => phases.exchange(e.purpose, e.seq, e.scenario),
   });

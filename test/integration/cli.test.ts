@@ -62,6 +62,7 @@ describe("awp-conformance run: usage errors exit 2 with a clear message", () => 
     ["an unknown reporter", ["run", "--protocol", "provider", "--reporter", "pdf", REFERENCE], /unknown reporter "pdf"/],
     ["a candidate without --protocol", ["run", REFERENCE], /--protocol/],
     ["a zero budget", ["run", "--protocol", "provider", "--budget", "0", REFERENCE], /--budget must be a positive integer/],
+    ["a fractional --jobs", ["run", "--protocol", "provider", "--jobs", "1.5", REFERENCE], /--jobs must be a positive integer/],
     ["a zero stall timeout", ["run", "--protocol", "agent-cli", "--stall-timeout", "0", REFERENCE], /--stall-timeout must be a positive integer/],
   ];
   for (const [what, args, message] of cases) {

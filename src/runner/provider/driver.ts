@@ -33,7 +33,12 @@ export interface ProviderSuiteOptions {
   onExchange?: (exchange: ProviderExchange) => void;
   /** Bound of the whole run (default 15 min): the kit then stops sending and the run judges what it has. */
   runTimeoutMs?: number;
+  /** Hostile probes (and their controls) sent at once (default 2, DEFAULT_PROVIDER_JOBS); the transcript is the same at any value. */
+  jobs?: number;
 }
+
+/** Calls of the suite's hostile phase in flight together, unless --jobs says otherwise: as many as `fuzz` makes by default. */
+export const DEFAULT_PROVIDER_JOBS = 2;
 
 /**
  * invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe;
@@ -45,7 +50,7 @@ const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as Jso
 
 /**
  * Plays the Host: one process per request, in the order describe, validate_config, invoke,
- * dialects, whitespace, hostile, fresh directory. At --run-timeout it stops sending (a call still running is ended) and
+ * dialects, whitespace, hostile (`jobs` at once), fresh directory. At --run-timeout it stops sending (a call still running is ended) and
  * returns what it has, marked context.runTimedOut.
  */
 export async function recordProviderSession(options: ProviderSuiteOptions): Promise<ProviderTranscript> {
@@ -128,6 +133,6 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
   }
 
   if (sends("whitespace")) await sendWhitespace(sender, describe, invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk), budgetMs);
-  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds);
+  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds, options.jobs ?? DEFAULT_PROVIDER_JOBS);
   if (sends("freshDir")) await sendFreshDir(senderOptions, transcript, describe, validate, config);
 }

@@ -2,7 +2,7 @@ import { DIGEST_DIALECTS } from "../../core/json/index.js";
 import { hostileRequests, type HostileBases } from "../../core/provider/hostile.js";
 import { dialectProbeRequest } from "../../core/provider/requests.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
-import { acceptedOk, type ProviderSender } from "./sender.js";
+import { acceptedOk, shapeOf, type BatchItem, type ProviderSender } from "./sender.js";
 
 /**
  * Sends `control` (an accepted invocation) again with exponent floats in tool.input, bound in
@@ -29,29 +29,40 @@ export async function probeDialects(sender: ProviderSender, transcript: Provider
 /**
  * Sends every hostile probe the bases allow, each after its control: an earlier request that
  * was exactly the control (apart from request_id and input_digest) is reused, otherwise the
- * control is sent first.
+ * control is sent first (once for the probes that share it). The probes and the controls sent
+ * here depend on no answer of theirs, so they go `jobs` at once (ProviderSender.batch), and
+ * are recorded as if sent one after another: control, probe, next probe.
  */
-export async function sendHostile(sender: ProviderSender, bases: HostileBases, budgetMs: number, kinds?: readonly HostileKind[]): Promise<void> {
+export async function sendHostile(sender: ProviderSender, bases: HostileBases, budgetMs: number, kinds?: readonly HostileKind[], jobs = 1): Promise<void> {
+  const items: BatchItem[] = [];
+  const controls = new Map<string, number>();
   for (const probe of hostileRequests(bases, "hostile", sender.dialect).filter((p) => kinds === undefined || kinds.includes(p.kind))) {
-    let control = sender.sentBefore(probe.control.value);
-    if (control === undefined) {
+    const earlier = sender.sentBefore(probe.control.value);
+    const shape = shapeOf(probe.control.value);
+    let controlAt = earlier === undefined ? controls.get(shape) : undefined;
+    if (earlier === undefined && controlAt === undefined) {
       const value: JsonObject = { ...probe.control.value, request_id: `${probe.requestId}-control` };
       // A control with its own budget_ms (budget 1 against budget 0) is not held to it: only the kit's budget is judged.
       const budget = value.method === "invoke" && value.budget_ms === budgetMs ? { budgetMs } : {};
-      control = await sender.send("control", `control of "${probe.label}": ${probe.control.label}`, value, budget);
+      controlAt = items.push({ sent: sender.sentOf("control", `control of "${probe.label}": ${probe.control.label}`, value, budget) }) - 1;
+      controls.set(shape, controlAt);
     }
-    await sender.call({
-      purpose: `hostile:${probe.kind}`,
-      scenario: probe.label,
-      method: probe.method,
-      requestId: probe.requestId,
-      bytes: probe.bytes,
-      ...(probe.value ? { value: probe.value } : {}),
-      ...(probe.method === "invoke" ? { budgetMs } : {}),
-      controlSeq: control.seq,
-      controlLabel: probe.control.label,
+    items.push({
+      sent: {
+        purpose: `hostile:${probe.kind}`,
+        scenario: probe.label,
+        method: probe.method,
+        requestId: probe.requestId,
+        bytes: probe.bytes,
+        ...(probe.value ? { value: probe.value } : {}),
+        ...(probe.method === "invoke" ? { budgetMs } : {}),
+        ...(earlier !== undefined ? { controlSeq: earlier.seq } : {}),
+        controlLabel: probe.control.label,
+      },
+      ...(controlAt !== undefined ? { controlAt } : {}),
     });
   }
+  await sender.batch(items, jobs);
 }
 
 /** The requests the hostile probes derive from: the accepted validate_config and invocations. */

@@ -6,7 +6,7 @@ import { bind } from "../../core/provider/requests.js";
 import { gotFurther, refusedForBinding, responseObject } from "../../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript, Purpose } from "../../core/provider/types.js";
 import { assertKitRequest } from "../../core/provider/validate.js";
-import { callProvider, type CallOptions } from "./call.js";
+import { callProvider, type CallOptions, type ProviderCall } from "./call.js";
 
 export interface Sent {
   purpose: Purpose;
@@ -27,6 +27,14 @@ export interface SenderOptions extends CallOptions {
   onExchange?: (exchange: ProviderExchange) => void;
   /** performance.now() of --run-timeout: no call starts after it, and a call still running then is ended. */
   deadline?: number;
+  /** How a call is made (default callProvider; tests stand in for it). */
+  call?: ProviderCall;
+}
+
+/** One call of a batch (ProviderSender.batch): what it sends, and for a probe the index in the batch of its control. */
+export interface BatchItem {
+  sent: Sent;
+  controlAt?: number;
 }
 
 /** Thrown by a call once the run reached --run-timeout; the driver stops sending and the run judges what it has. */
@@ -65,18 +73,59 @@ export class ProviderSender {
   ) {}
 
   async call(sent: Sent): Promise<ProviderExchange> {
-    const { argv, onExchange, deadline, ...callOptions } = this.options;
+    const exchange = await this.exchangeOf(sent, () => this.transcript.exchanges.length + 1);
+    this.record(exchange);
+    return exchange;
+  }
+
+  /**
+   * Sends calls whose requests do not depend on each other's answers, up to `jobs` at once. Each
+   * gets the seq it has when they go one after another (a probe's controlSeq is its control's),
+   * and the transcript and onExchange get them in that order as they come back, so what a run
+   * records does not depend on `jobs`. When a call fails (or the run reaches --run-timeout), no
+   * other starts; the calls before the first that did not come back are kept, the others dropped.
+   */
+  async batch(items: readonly BatchItem[], jobs: number): Promise<ProviderExchange[]> {
+    const base = this.transcript.exchanges.length;
+    const done: (ProviderExchange | undefined)[] = [];
+    let next = 0;
+    let recorded = 0;
+    let failure: { error: unknown } | undefined;
+    const worker = async (): Promise<void> => {
+      while (failure === undefined && next < items.length) {
+        const at = next++;
+        const { sent, controlAt } = items[at] as BatchItem;
+        try {
+          done[at] = await this.exchangeOf(controlAt === undefined ? sent : { ...sent, controlSeq: base + controlAt + 1 }, () => base + at + 1);
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        for (let e = done[recorded]; e !== undefined; e = done[recorded]) {
+          this.record(e);
+          recorded++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+    if (failure !== undefined) throw failure.error;
+    return done as ProviderExchange[];
+  }
+
+  /** One call, not yet recorded: `seq` gives its number once it came back. */
+  private async exchangeOf(sent: Sent, seq: () => number): Promise<ProviderExchange> {
+    const { argv, onExchange: _onExchange, deadline, call = callProvider, ...callOptions } = this.options;
     const left = deadline === undefined ? Infinity : Math.floor(deadline - performance.now());
     if (left <= 0) throw new RunTimedOut();
     // A call that would outlast the run is cut at the deadline; cut, it is no answer to judge and is dropped.
     const cut = left < callOptions.timeoutMs;
-    const { stdout, stderr, outcome } = await callProvider(argv, sent.bytes, cut ? { ...callOptions, timeoutMs: left } : callOptions);
+    const { stdout, stderr, outcome } = await call(argv, sent.bytes, cut ? { ...callOptions, timeoutMs: left } : callOptions);
     if (cut && outcome.timedOut) throw new RunTimedOut();
     if (outcome.spawnError !== undefined && this.transcript.exchanges.length === 0) {
       throw new KitError("candidate_not_found", `cannot start ${argv[0]}: ${outcome.spawnError.code} ${outcome.spawnError.message}`);
     }
-    const exchange: ProviderExchange = {
-      seq: this.transcript.exchanges.length + 1,
+    return {
+      seq: seq(),
       scenario: sent.scenario,
       purpose: sent.purpose,
       method: sent.method,
@@ -93,13 +142,17 @@ export class ProviderSender {
       ...(sent.plainSeq !== undefined ? { plainSeq: sent.plainSeq } : {}),
       ...(sent.digestDialect !== undefined ? { digestDialect: sent.digestDialect } : {}),
     };
+  }
+
+  /** Adds a call that came back to the transcript (in seq order) and to the shapes sent. */
+  private record(exchange: ProviderExchange): void {
     this.transcript.exchanges.push(exchange);
-    if (sent.value !== undefined && !sent.purpose.startsWith("hostile:")) {
-      const shape = shapeOf(sent.value);
+    const value = exchange.requestValue;
+    if (value !== undefined && !exchange.purpose.startsWith("hostile:")) {
+      const shape = shapeOf(value);
       if (!acceptedOk(this.byShape.get(shape))) this.byShape.set(shape, exchange);
     }
-    onExchange?.(exchange);
-    return exchange;
+    this.options.onExchange?.(exchange);
   }
 
   /** An earlier well-formed request that was exactly `value` apart from request_id and input_digest. */
@@ -109,11 +162,16 @@ export class ProviderSender {
 
   /** Sends a well-formed request the kit built (invocations bound in `dialect`, default the current one). */
   send(purpose: Purpose, scenario: string, value: JsonObject, extra: Partial<Sent> = {}, dialect?: DigestDialectId): Promise<ProviderExchange> {
+    return this.call(this.sentOf(purpose, scenario, value, extra, dialect));
+  }
+
+  /** What send sends, without sending it (for batch). */
+  sentOf(purpose: Purpose, scenario: string, value: JsonObject, extra: Partial<Sent> = {}, dialect?: DigestDialectId): Sent {
     const invoke = value.method === "invoke";
     const chosen = dialect ?? this.dialect;
     const request = invoke ? bind(value, chosen) : value;
     assertKitRequest(request);
-    return this.call({
+    return {
       purpose,
       scenario,
       method: String(request.method),
@@ -122,7 +180,7 @@ export class ProviderSender {
       value: request,
       ...(invoke ? { digestDialect: chosen } : {}),
       ...extra,
-    });
+    };
   }
 
   /**

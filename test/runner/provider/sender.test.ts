@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { performance } from "node:perf_hooks";
+import type { CallOptions, CallResult } from "../../../src/runner/provider/call.js";
+import { ProviderSender, RunTimedOut, type BatchItem, type Sent } from "../../../src/runner/provider/sender.js";
+import type { ProviderExchange, ProviderTranscript } from "../../../src/core/provider/types.js";
+
+const encoder = new TextEncoder();
+
+function transcript(): ProviderTranscript {
+  return { argv: ["provider"], context: { config: {}, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [] }, exchanges: [] };
+}
+
+function sent(id: string, extra: Partial<Sent> = {}): Sent {
+  return { purpose: "hostile:malformed-json", scenario: id, method: "invoke", requestId: id, bytes: encoder.encode(id), ...extra };
+}
+
+/**
+ * A stand-in for the provider call: a request "name:ms" answers after ms milliseconds (its exit
+ * code the number after a third colon, 0 otherwise); it counts the calls in flight.
+ */
+function standIn(): { call: (argv: readonly string[], request: Uint8Array, options: CallOptions) => Promise<CallResult>; started: string[]; most: () => number } {
+  let inFlight = 0;
+  let most = 0;
+  const started: string[] = [];
+  const call = async (_argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> => {
+    const text = new TextDecoder().decode(request);
+    const [, ms = "0", code = "0"] = text.split(":");
+    started.push(text);
+    if (text.startsWith("boom")) throw new Error("the launcher process ended");
+    inFlight++;
+    most = Math.max(most, inFlight);
+    const wait = Math.min(Number(ms), options.timeoutMs);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight--;
+    const timedOut = Number(ms) > options.timeoutMs;
+    return {
+      outcome: { exitCode: timedOut ? null : Number(code), signal: timedOut ? "SIGKILL" : null, timedOut, stdoutCapped: false, stderrCapped: false, durationMs: wait, stdoutBytes: 2, stderrBytes: 0, killedByKit: timedOut },
+      stdout: encoder.encode("{}"),
+      stderr: new Uint8Array(0),
+    };
+  };
+  return { call, started, most: () => most };
+}
+
+const summary = (e: ProviderExchange): string => `${e.seq} ${e.requestId}${e.controlSeq !== undefined ? ` <-${e.controlSeq}` : ""}`;
+
+describe("ProviderSender.batch", () => {
+  // The later calls answer first: the transcript still has them in the order of the batch.
+  const items: BatchItem[] = [
+    { sent: sent("control-a:60", { purpose: "control" }) },
+    { sent: sent("probe-a1:5"), controlAt: 0 },
+    { sent: sent("probe-a2:40"), controlAt: 0 },
+    { sent: sent("probe-b:1", { controlSeq: 1 }) },
+    { sent: sent("probe-c:20") },
+  ];
+
+  it("records calls in the batch's order with the seq they have one after another, whatever order they come back in", async () => {
+    for (const jobs of [1, 2, 5]) {
+      const t = transcript();
+      const stand = standIn();
+      const seen: number[] = [];
+      const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 1000, call: stand.call, onExchange: (e) => seen.push(e.seq) }, t);
+      await sender.call(sent("describe:0", { purpose: "describe", method: "describe" }));
+      const done = await sender.batch(items, jobs);
+      expect(t.exchanges.map(summary)).toEqual(["1 describe:0", "2 control-a:60", "3 probe-a1:5 <-2", "4 probe-a2:40 <-2", "5 probe-b:1 <-1", "6 probe-c:20"]);
+      expect(done.map((e) => e.seq)).toEqual([2, 3, 4, 5, 6]);
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(stand.most()).toBe(Math.min(jobs, items.length));
+    }
+  });
+
+  it("at the run's deadline keeps the calls before the first that did not come back, and throws RunTimedOut", async () => {
+    const t = transcript();
+    const stand = standIn();
+    // "cut" would answer long after the run's deadline: cut there, it throws RunTimedOut.
+    const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 5000, deadline: performance.now() + 150, call: stand.call }, t);
+    await expect(sender.batch([{ sent: sent("first:10") }, { sent: sent("cut:10000") }, { sent: sent("after:20") }], 2)).rejects.toBeInstanceOf(RunTimedOut);
+    // "after" came back, but it follows the call that did not: only "first" is kept.
+    expect(t.exchanges.map(summary)).toEqual(["1 first:10"]);
+    expect(stand.started).toEqual(["first:10", "cut:10000", "after:20"]);
+  });
+
+  it("starts no call once one failed, waits for those in flight, and throws what the call threw", async () => {
+    const t = transcript();
+    const stand = standIn();
+    const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 5000, call: stand.call }, t);
+    await expect(sender.batch([{ sent: sent("slow:50") }, { sent: sent("boom") }, { sent: sent("never:0") }, { sent: sent("nor:0") }], 2)).rejects.toThrow("the launcher process ended");
+    expect(stand.started).toEqual(["slow:50", "boom"]);
+    expect(t.exchanges.map(summary)).toEqual(["1 slow:50"]);
+  });
+
+  it("sends an empty batch as nothing", async () => {
+    const t = transcript();
+    const stand = standIn();
+    const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 1000, call: stand.call }, t);
+    expect(await sender.batch([], 2)).toEqual([]);
+    expect(stand.started).toEqual([]);
+  });
+});
