@@ -6,7 +6,7 @@
  * cases (warm), and the first (cold) beside it; (b0) the same with its cases made beforehand
  * (what the kit's launching and judging allow when generating costs nothing; it shows how much of
  * the gap to (a) is the generating), (c) the fixed provider suite, in this process, as `run`
- * sends it (its hostile phase --jobs 2 at a time, the rest one at a time), beside (as) its floor:
+ * sends it (--jobs 2: the requests that depend on no answer of each other's two at a time), beside (as) its floor:
  * the suite's own requests at the same concurrency; (c1) the suite with --jobs 1 beside (a1) those
  * requests one at a time, and (c0) the suite's requests sent one at a time through the kit's
  * launcher with nothing done between calls (what a serial run through a launcher allows when
@@ -57,26 +57,36 @@ function floorRun(argv: string[], dir: string, jobs: number): Measured & { calls
 
 const floorRate = (argv: string[], dir: string, jobs: number): Measured => floorRun(argv, dir, jobs);
 
-/** The suite's floor at its own concurrency: each part's requests in a plain loop, the hostile phase two at a time, the rest one at a time. */
+/** The suite's floor at its own concurrency: each part's requests in a plain loop, as many at a time as the suite sends them. */
 function suiteFloorRate(argv: string[], parts: readonly SuitePart[]): number {
   const runs = parts.map((part) => floorRun(argv, part.dir, part.jobs));
   return runs.reduce((n, r) => n + r.calls, 0) / runs.reduce((s, r) => s + r.seconds, 0);
 }
 
-/** A run of the suite's requests that go at the same concurrency: before the hostile phase, the hostile phase, after it. */
+/** A run of the suite's requests that go at the same concurrency. */
 interface SuitePart {
   dir: string;
   jobs: number;
 }
 
-const inHostilePhase = (purpose: string): boolean => purpose === "control" || purpose.startsWith("hostile:");
+/** The batch (driver.ts) a call of the suite goes in, by its purpose: calls of one batch go --jobs at once; undefined: one at a time. */
+function batchOf(purpose: string): string | undefined {
+  if (purpose === "describe" || purpose === "config-valid") return "start";
+  if (purpose.startsWith("config-")) return "config";
+  if (purpose === "control" || purpose.startsWith("hostile:")) return "hostile";
+  return purpose === "whitespace" ? "whitespace" : undefined;
+}
 
-/** The suite's requests written as its parts (for suiteFloorRate). */
+/** The suite's requests written as its parts, in order (for suiteFloorRate). */
 function suiteParts(dir: string, exchanges: readonly { purpose: string; request: Uint8Array }[]): SuitePart[] {
-  const first = exchanges.findIndex((e) => inHostilePhase(e.purpose));
-  const end = first < 0 ? first : exchanges.findIndex((e, i) => i > first && !inHostilePhase(e.purpose));
-  const cuts = first < 0 ? [[0, exchanges.length, 1]] : [[0, first, 1], [first, end < 0 ? exchanges.length : end, DEFAULT_PROVIDER_JOBS], [end < 0 ? exchanges.length : end, exchanges.length, 1]];
-  return cuts.filter(([from, to]) => (to as number) > (from as number)).map(([from, to, jobs], i) => ({ dir: writeInputs(join(dir, `part-${i}`), exchanges.slice(from, to).map((e) => e.request)), jobs: jobs as number }));
+  const runs: { key: string | undefined; requests: Uint8Array[] }[] = [];
+  for (const e of exchanges) {
+    const key = batchOf(e.purpose);
+    const last = runs.at(-1);
+    if (last !== undefined && last.key === key) last.requests.push(e.request);
+    else runs.push({ key, requests: [e.request] });
+  }
+  return runs.map((run, i) => ({ dir: writeInputs(join(dir, `part-${i}`), run.requests), jobs: run.key === undefined ? 1 : DEFAULT_PROVIDER_JOBS }));
 }
 
 /**
@@ -149,7 +159,6 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   }
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
   const [a, b, bCold, b0, aSuite, c, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.floor1), median(rates.suite1), median(rates.serial)];
-  const hostile = parts.find((part) => part.jobs > 1);
   const shares = withShares
     ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
     : [];
@@ -161,7 +170,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     { name: `(b cold)/(a), ${name}`, value: bCold / a, unit: "ratio" },
     { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
     { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
-    { name: `(as) floor: Node spawn loop, the suite's ${suiteRequests.length} requests at its concurrency (${hostile === undefined ? "all one at a time" : `its hostile phase ${hostile.jobs} at a time, the rest one at a time`}), ${name}`, value: aSuite, unit: "calls/s" },
+    { name: `(as) floor: Node spawn loop, the suite's ${suiteRequests.length} requests at its concurrency (${parts.filter((part) => part.jobs > 1).length} parts ${DEFAULT_PROVIDER_JOBS} at a time, the rest one at a time), ${name}`, value: aSuite, unit: "calls/s" },
     { name: `(c) run (provider suite, --jobs ${DEFAULT_PROVIDER_JOBS}, the default), ${name}`, value: c, unit: "calls/s" },
     { name: `(c)/(as), ${name}`, value: c / aSuite, unit: "ratio", target: ">= 0.90" },
     { name: `(a1) floor: Node spawn loop, jobs 1, the suite's requests, ${name}`, value: a1, unit: "calls/s" },

@@ -73,7 +73,9 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
       const seen = processesOf(pid);
       return seen.candidates.length > 0 && seen.launchers.length > 0 ? seen : undefined;
     }, 20_000);
-    expect(running?.launchers.length).toBe(1);
+    // A launcher per call in flight: the suite sends describe and validate_config at once (--jobs 2, the default).
+    expect(running?.launchers.length).toBeGreaterThanOrEqual(1);
+    expect(running?.launchers.length).toBeLessThanOrEqual(2);
     await sleep(1500);
     const before = processesOf(pid);
     strays.push(...before.candidates, ...before.launchers);

@@ -40,7 +40,9 @@ export function faultTests(cases: readonly FaultCase[], withRobustness: boolean)
   const temp = useTempDirs();
   // Two runs at once: a run is one kit process waiting on a string of short provider
   // processes, so one alone leaves CPU idle between spawns. The default budgets (5 s) are
-  // far above a call's cost, so the extra load moves no verdict.
+  // far above a call's cost, so the extra load moves no verdict. Each run sends one call at a
+  // time (--jobs 1), so the machine runs two calls at once, not four, beside the other test
+  // files' timed waits; that the verdicts are the same at any --jobs is provider-jobs.test.ts.
   const limit = pool(2);
   describe.concurrent("each fault", () => {
   for (const c of cases) {
@@ -50,7 +52,7 @@ export function faultTests(cases: readonly FaultCase[], withRobustness: boolean)
         "run", "--protocol", "provider",
         "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
         "--invalid-config-file", join(ROOT, "test/fakes/provider-invalid-configs.json"),
-        "--out", out, "--reporter", "json",
+        "--out", out, "--reporter", "json", "--jobs", "1",
         ...(withRobustness ? robustnessSelection(c) : ["--skip", "provider/robustness"]),
         ...(withRobustness ? [] : OWN_CALLS.filter((id) => !c.fails.includes(id)).flatMap((id) => ["--skip", id])),
         ...(c.options ?? []),

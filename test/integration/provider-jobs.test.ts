@@ -8,12 +8,16 @@ import { runProviderSuite } from "../../src/runner/provider/suite.js";
 import { ROOT } from "./cli.js";
 
 /**
- * The provider suite sends its hostile probes `jobs` at once: what it records and judges is the
- * same at any --jobs. Against a fake that accepts out-of-bounds requests (its probes have
- * controls of their own, sent in the hostile phase), narrowed to a few probe kinds, as every
- * call is a process.
+ * The provider suite sends the requests that depend on no answer of each other's `jobs` at once:
+ * what it records and judges is the same at any --jobs. Against a fake that accepts
+ * out-of-bounds requests (its probes have controls of their own, sent in the hostile phase),
+ * narrowed to a few probe kinds and a clause of each other batch, as every call is a process.
  */
-const CLAUSES = ["out-of-bounds", "oversized-request", "unknown-method", "malformed-json"].map((kind) => `provider/robustness/rejects-${kind}`);
+const CLAUSES = [
+  ...["out-of-bounds", "oversized-request", "unknown-method", "malformed-json"].map((kind) => `provider/robustness/rejects-${kind}`),
+  // And a clause of each other batch: describe with validate_config, the configuration probes, the dialect probe, the whitespace pair.
+  "provider/validate-config/rejects-unknown-setting", "provider/validate-config/rejects-wrong-typed-setting", "provider/invoke/digest-dialects", "provider/transport/request-whitespace",
+];
 const FAKE = [join(ROOT, "dist/src/mocks/provider.js"), "--fault", "accept-out-of-bounds"];
 const document = readFileSync(join(ROOT, "test/fakes/provider-lean-config.json"), "utf8");
 
@@ -38,6 +42,8 @@ describe("provider suite --jobs", () => {
     // The runs judged something: the fault's clause fails, on a probe compared with a control sent in the hostile phase.
     const failed = one.report.clauses.filter((c) => c.status === "fail").map((c) => c.id);
     expect(failed).toEqual(["provider/robustness/rejects-out-of-bounds"]);
+    const purposes = new Set(one.transcript.exchanges.map((e) => e.purpose));
+    for (const purpose of ["describe", "config-valid", "config-unknown-key", "config-wrong-type", "dialect", "whitespace", "control"]) expect(purposes).toContain(purpose);
     const controls = one.transcript.exchanges.filter((e) => e.purpose === "control").map((e) => e.seq);
     expect(controls.length).toBeGreaterThan(0);
     const probed = new Set(one.transcript.exchanges.filter((e) => e.purpose.startsWith("hostile:")).map((e) => e.controlSeq));

@@ -125,7 +125,7 @@ export type LauncherLike = Pick<Launcher, "pendingCalls" | "call" | "close"> & {
 /**
  * The launchers of a kit run: a call goes to the launcher with the fewest calls pending, and a
  * new one is started (up to MAX_LAUNCHERS) when every running one is busy. A serial run
- * (`--jobs 1`) therefore uses one; `fuzz --jobs 2` two, and so does the provider suite's hostile phase. A launcher that ends
+ * (`--jobs 1`) therefore uses one; `fuzz --jobs 2` two, and so does the provider suite (its default --jobs 2). A launcher that ends
  * fails every later call, as one launcher did.
  */
 export class Launchers {

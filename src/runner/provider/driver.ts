@@ -9,7 +9,7 @@ import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
 import { sendFreshDir, sendWhitespace } from "./again.js";
-import { acceptedOk, ProviderSender, RunTimedOut, type SenderOptions } from "./sender.js";
+import { acceptedOk, ProviderSender, RunTimedOut, type Sent, type SenderOptions } from "./sender.js";
 
 export interface ProviderSuiteOptions {
   argv: string[];
@@ -33,11 +33,15 @@ export interface ProviderSuiteOptions {
   onExchange?: (exchange: ProviderExchange) => void;
   /** Bound of the whole run (default 15 min): the kit then stops sending and the run judges what it has. */
   runTimeoutMs?: number;
-  /** Hostile probes (and their controls) sent at once (default 2, DEFAULT_PROVIDER_JOBS); the transcript is the same at any value. */
+  /**
+   * Calls in flight at once where none depends on another's answer (default 2, DEFAULT_PROVIDER_JOBS): describe and
+   * validate_config, the configuration probes, the digest dialect probe, the whitespace pair, the hostile probes and their controls. The
+   * transcript is the same at any value.
+   */
   jobs?: number;
 }
 
-/** Calls of the suite's hostile phase in flight together, unless --jobs says otherwise: as many as `fuzz` makes by default. */
+/** Calls in flight together (where none depends on another's answer), unless --jobs says otherwise: as many as `fuzz` makes by default. */
 export const DEFAULT_PROVIDER_JOBS = 2;
 
 /**
@@ -50,7 +54,8 @@ const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as Jso
 
 /**
  * Plays the Host: one process per request, in the order describe, validate_config, invoke,
- * dialects, whitespace, hostile (`jobs` at once), fresh directory. At --run-timeout it stops sending (a call still running is ended) and
+ * dialects, whitespace, hostile, fresh directory; requests that depend on no answer of each
+ * other's go `jobs` at once, recorded in that order. At --run-timeout it stops sending (a call still running is ended) and
  * returns what it has, marked context.runTimedOut.
  */
 export async function recordProviderSession(options: ProviderSuiteOptions): Promise<ProviderTranscript> {
@@ -91,20 +96,26 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
   };
   const sender = new ProviderSender(senderOptions, transcript);
 
-  const describe = await sender.valid("describe", "describe", describeRequest("describe-1"));
-  const validate = await sender.valid("config-valid", "validate_config with the valid configuration", validateConfigRequest("validate-1", config));
-  for (const [index, invalid] of (sends("invalidConfigs") ? (options.invalidConfigs ?? []) : []).entries()) {
-    await sender.valid("config-invalid", `validate_config with invalid configuration #${index + 1}`, validateConfigRequest(`validate-invalid-${index + 1}`, invalid));
-  }
+  const jobs = options.jobs ?? DEFAULT_PROVIDER_JOBS;
+  // Requests that depend on no answer of each other's go `jobs` at once (ProviderSender.batch).
+  const together = (sent: Sent[]): Promise<ProviderExchange[]> => sender.batch(sent.map((one) => ({ sent: one })), jobs);
+  const [describe, validate] = (await together([
+    sender.sentOf("describe", "describe", describeRequest("describe-1")),
+    sender.sentOf("config-valid", "validate_config with the valid configuration", validateConfigRequest("validate-1", config)),
+  ])) as [ProviderExchange, ProviderExchange];
   const accepted = acceptedOk(validate);
+  const configProbes = (sends("invalidConfigs") ? (options.invalidConfigs ?? []) : []).map((invalid, index) =>
+    sender.sentOf("config-invalid", `validate_config with invalid configuration #${index + 1}`, validateConfigRequest(`validate-invalid-${index + 1}`, invalid)),
+  );
   if (accepted) {
     if (sends("unknownKey")) {
-      await sender.valid("config-unknown-key", "validate_config with an unknown setting", validateConfigRequest("validate-unknown-key", { ...config, x_awp_conformance_unknown: true }));
+      configProbes.push(sender.sentOf("config-unknown-key", "validate_config with an unknown setting", validateConfigRequest("validate-unknown-key", { ...config, x_awp_conformance_unknown: true })));
     }
     for (const [index, variant] of (sends("wrongTypes") ? wrongTypedVariants(config) : []).entries()) {
-      await sender.valid("config-wrong-type", `validate_config with ${variant.key} as ${variant.type}`, validateConfigRequest(`validate-wrong-type-${index + 1}`, variant.config));
+      configProbes.push(sender.sentOf("config-wrong-type", `validate_config with ${variant.key} as ${variant.type}`, validateConfigRequest(`validate-wrong-type-${index + 1}`, variant.config)));
     }
   }
+  await together(configProbes);
 
   const invocations: ProviderExchange[] = [];
   const operations = acceptedOk(describe) ? invocableOperations(readResponse(describe.stdout).object) : [];
@@ -124,7 +135,7 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
       // The first accepted invocation is the control of the dialect probe, which settles the dialect early.
       if (!dialectsProbed && acceptedOk(answer)) {
         dialectsProbed = true;
-        await probeDialects(sender, transcript, answer, budgetMs);
+        await probeDialects(sender, transcript, answer, budgetMs, jobs);
       }
     }
   }
@@ -132,7 +143,7 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
     transcript.context.digestDialect = { bound: sender.dialect, accepted: [sender.dialect] };
   }
 
-  if (sends("whitespace")) await sendWhitespace(sender, describe, invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk), budgetMs);
-  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds, options.jobs ?? DEFAULT_PROVIDER_JOBS);
+  if (sends("whitespace")) await sendWhitespace(sender, describe, invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk), budgetMs, jobs);
+  if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds, jobs);
   if (sends("freshDir")) await sendFreshDir(senderOptions, transcript, describe, validate, config);
 }

@@ -1,5 +1,5 @@
 import { DIGEST_DIALECTS } from "../../core/json/index.js";
-import { hostileRequests, type HostileBases } from "../../core/provider/hostile.js";
+import { hostileProbes, type HostileBases } from "../../core/provider/hostile.js";
 import { dialectProbeRequest } from "../../core/provider/requests.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { acceptedOk, shapeOf, type BatchItem, type ProviderSender } from "./sender.js";
@@ -10,14 +10,17 @@ import { acceptedOk, shapeOf, type BatchItem, type ProviderSender } from "./send
  * marked as dialect refusals and, if the current dialect was refused, the kit adopts the first
  * accepted one for everything that follows.
  */
-export async function probeDialects(sender: ProviderSender, transcript: ProviderTranscript, control: ProviderExchange, budgetMs: number): Promise<void> {
-  if (control.requestValue === undefined) return;
+export async function probeDialects(sender: ProviderSender, transcript: ProviderTranscript, control: ProviderExchange, budgetMs: number, jobs = 1): Promise<void> {
+  const value = control.requestValue;
+  if (value === undefined) return;
   const order = [sender.dialect, ...DIGEST_DIALECTS.map((d) => d.id).filter((id) => id !== sender.dialect)];
-  const sent: ProviderExchange[] = [];
-  for (const dialect of order) {
-    const request = dialectProbeRequest(control.requestValue, `dialect-${dialect}`);
-    sent.push(await sender.send("dialect", `the same invocation with exponent floats in tool.input, bound in the ${dialect} dialect`, request, { budgetMs, controlSeq: control.seq }, dialect));
-  }
+  // One request per dialect, none depending on another's answer: they go `jobs` at once.
+  const sent = await sender.batch(
+    order.map((dialect) => ({
+      sent: sender.sentOf("dialect", `the same invocation with exponent floats in tool.input, bound in the ${dialect} dialect`, dialectProbeRequest(value, `dialect-${dialect}`), { budgetMs, controlSeq: control.seq }, dialect),
+    })),
+    jobs,
+  );
   const accepted = sent.filter(acceptedOk).flatMap((e) => (e.digestDialect !== undefined ? [e.digestDialect] : []));
   if (accepted.length > 0) {
     for (const e of sent) if (!acceptedOk(e)) e.dialectRefused = true;
@@ -34,20 +37,28 @@ export async function probeDialects(sender: ProviderSender, transcript: Provider
  * are recorded as if sent one after another: control, probe, next probe.
  */
 export async function sendHostile(sender: ProviderSender, bases: HostileBases, budgetMs: number, kinds?: readonly HostileKind[], jobs = 1): Promise<void> {
-  const items: BatchItem[] = [];
+  await sender.batch(hostileItems(sender, bases, budgetMs, kinds), jobs);
+}
+
+/** The calls of sendHostile, each probe made as the batch takes it. */
+function* hostileItems(sender: ProviderSender, bases: HostileBases, budgetMs: number, kinds?: readonly HostileKind[]): Generator<BatchItem> {
+  let taken = 0;
   const controls = new Map<string, number>();
-  for (const probe of hostileRequests(bases, "hostile", sender.dialect).filter((p) => kinds === undefined || kinds.includes(p.kind))) {
-    const earlier = sender.sentBefore(probe.control.value);
+  for (const probe of hostileProbes(bases, "hostile", sender.dialect)) {
+    if (kinds !== undefined && !kinds.includes(probe.kind)) continue;
     const shape = shapeOf(probe.control.value);
-    let controlAt = earlier === undefined ? controls.get(shape) : undefined;
+    let controlAt = controls.get(shape);
+    const earlier = controlAt === undefined ? sender.sentBefore(probe.control.value) : undefined;
     if (earlier === undefined && controlAt === undefined) {
       const value: JsonObject = { ...probe.control.value, request_id: `${probe.requestId}-control` };
       // A control with its own budget_ms (budget 1 against budget 0) is not held to it: only the kit's budget is judged.
       const budget = value.method === "invoke" && value.budget_ms === budgetMs ? { budgetMs } : {};
-      controlAt = items.push({ sent: sender.sentOf("control", `control of "${probe.label}": ${probe.control.label}`, value, budget) }) - 1;
+      controlAt = taken++;
       controls.set(shape, controlAt);
+      yield { sent: sender.sentOf("control", `control of "${probe.label}": ${probe.control.label}`, value, budget) };
     }
-    items.push({
+    taken++;
+    yield {
       sent: {
         purpose: `hostile:${probe.kind}`,
         scenario: probe.label,
@@ -60,9 +71,8 @@ export async function sendHostile(sender: ProviderSender, bases: HostileBases, b
         controlLabel: probe.control.label,
       },
       ...(controlAt !== undefined ? { controlAt } : {}),
-    });
+    };
   }
-  await sender.batch(items, jobs);
 }
 
 /** The requests the hostile probes derive from: the accepted validate_config and invocations. */

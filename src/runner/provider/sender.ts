@@ -85,16 +85,31 @@ export class ProviderSender {
    * records does not depend on `jobs`. When a call fails (or the run reaches --run-timeout), no
    * other starts; the calls before the first that did not come back are kept, the others dropped.
    */
-  async batch(items: readonly BatchItem[], jobs: number): Promise<ProviderExchange[]> {
+  async batch(items: Iterable<BatchItem>, jobs: number): Promise<ProviderExchange[]> {
     const base = this.transcript.exchanges.length;
+    // Taken one by one as a call can go: an item made when taken is made while other calls are out.
+    const source = items[Symbol.iterator]();
     const done: (ProviderExchange | undefined)[] = [];
-    let next = 0;
+    let taken = 0;
     let recorded = 0;
+    let ended = false;
     let failure: { error: unknown } | undefined;
     const worker = async (): Promise<void> => {
-      while (failure === undefined && next < items.length) {
-        const at = next++;
-        const { sent, controlAt } = items[at] as BatchItem;
+      while (failure === undefined && !ended) {
+        const at = taken;
+        let item: IteratorResult<BatchItem>;
+        try {
+          item = source.next();
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        if (item.done === true) {
+          ended = true;
+          return;
+        }
+        taken++;
+        const { sent, controlAt } = item.value;
         try {
           done[at] = await this.exchangeOf(controlAt === undefined ? sent : { ...sent, controlSeq: base + controlAt + 1 }, () => base + at + 1);
         } catch (error) {
@@ -107,7 +122,7 @@ export class ProviderSender {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
     if (failure !== undefined) throw failure.error;
     return done as ProviderExchange[];
   }
@@ -121,11 +136,13 @@ export class ProviderSender {
     const cut = left < callOptions.timeoutMs;
     const { stdout, stderr, outcome } = await call(argv, sent.bytes, cut ? { ...callOptions, timeoutMs: left } : callOptions);
     if (cut && outcome.timedOut) throw new RunTimedOut();
-    if (outcome.spawnError !== undefined && this.transcript.exchanges.length === 0) {
+    const number = seq();
+    // The run's first call could not start the candidate: no call will.
+    if (outcome.spawnError !== undefined && number === 1) {
       throw new KitError("candidate_not_found", `cannot start ${argv[0]}: ${outcome.spawnError.code} ${outcome.spawnError.message}`);
     }
     return {
-      seq: seq(),
+      seq: number,
       scenario: sent.scenario,
       purpose: sent.purpose,
       method: sent.method,

@@ -89,6 +89,27 @@ describe("ProviderSender.batch", () => {
     expect(t.exchanges.map(summary)).toEqual(["1 slow:50"]);
   });
 
+  it("takes each item when a call can go, so items made as they are taken are made while the other calls are out", async () => {
+    const events: string[] = [];
+    const stand = standIn();
+    const logged = async (argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> => {
+      const result = await stand.call(argv, request, options);
+      events.push(`back ${new TextDecoder().decode(request)}`);
+      return result;
+    };
+    function* made(): Generator<BatchItem> {
+      for (const name of ["a:30", "b:5", "c:5"]) {
+        events.push(`made ${name}`);
+        yield { sent: sent(name) };
+      }
+    }
+    const t = transcript();
+    await new ProviderSender({ argv: ["provider"], timeoutMs: 1000, call: logged }, t).batch(made(), 2);
+    // a and b go at once; c is made only when b came back, while a is still out.
+    expect(events).toEqual(["made a:30", "made b:5", "back b:5", "made c:5", "back c:5", "back a:30"]);
+    expect(t.exchanges.map(summary)).toEqual(["1 a:30", "2 b:5", "3 c:5"]);
+  });
+
   it("sends an empty batch as nothing", async () => {
     const t = transcript();
     const stand = standIn();
