@@ -76,6 +76,7 @@ const PROTOCOLS: readonly { protocol: SuiteProtocol; title: string; about: strin
       "the `invoke` matrix (every described operation × tool event × admissible effect set × probe tool), the digest dialect probe " +
       "(the first accepted invocation with exponent floats, bound as each serde_json version binds it) and the hostile probes, each after a control " +
       "that differs from it in exactly one property. " +
+      "Requests that depend on no answer of each other's go `--jobs` at once (default 2), and the report numbers them in this order whatever `--jobs` is. " +
       "With `--fuzz-runs`, fuzzed requests are judged by the same checks.",
   },
   {
