@@ -68,15 +68,19 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
     ];
     const kit = execa(process.execPath, args, { cwd: ROOT, reject: false, timeout: 60_000, env: { NO_COLOR: "1" } });
     const pid = kit.pid as number;
-    // invoke-1 sleeps past its 60 s budget: once a candidate has run for a while, that is the one.
+    // invoke-1 sleeps past its 60 s budget: a candidate seen running for over a second is that one
+    // (the calls before it end sooner; a wait of fixed length could fall between two calls).
+    const firstSeen = new Map<number, number>();
     const running = await until(() => {
       const seen = processesOf(pid);
-      return seen.candidates.length > 0 && seen.launchers.length > 0 ? seen : undefined;
-    }, 20_000);
+      const now = Date.now();
+      for (const candidate of seen.candidates) if (!firstSeen.has(candidate)) firstSeen.set(candidate, now);
+      const long = seen.candidates.some((candidate) => now - (firstSeen.get(candidate) ?? now) > 1000);
+      return long && seen.launchers.length > 0 ? seen : undefined;
+    }, 30_000);
     // A launcher per call in flight: the suite sends describe and validate_config at once (--jobs 2, the default).
     expect(running?.launchers.length).toBeGreaterThanOrEqual(1);
     expect(running?.launchers.length).toBeLessThanOrEqual(2);
-    await sleep(1500);
     const before = processesOf(pid);
     strays.push(...before.candidates, ...before.launchers);
     expect(before.candidates.length).toBeGreaterThan(0);
