@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { wireJson } from "../../core/json/index.js";
 import { bind, describeRequest, validateConfigRequest } from "../../core/provider/requests.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
-import { acceptedOk, ProviderSender, type BatchItem, type SenderOptions } from "./sender.js";
+import { acceptedOk, ProviderSender, type SenderOptions, type Sent } from "./sender.js";
 
 const encoder = new TextEncoder();
 
@@ -18,23 +18,21 @@ export async function sendWhitespace(sender: ProviderSender, describe: ProviderE
     [describe, "describe-ws", "", "\n", "describe followed by a newline"],
     [invoke, "invoke-ws", "  ", " \n", "the first accepted invocation with spaces before it and a space and newline after it"],
   ];
-  const items: BatchItem[] = [];
+  const items: Sent[] = [];
   for (const [plain, id, before, after, label] of variants) {
     if (plain === undefined || !acceptedOk(plain) || plain.requestValue === undefined) continue;
     const invocation = plain.method === "invoke";
     const dialect = plain.digestDialect ?? sender.dialect;
     const value = invocation ? bind({ ...plain.requestValue, request_id: id }, dialect) : { ...plain.requestValue, request_id: id };
     items.push({
-      sent: {
-        purpose: "whitespace",
-        scenario: label,
-        method: plain.method,
-        requestId: id,
-        bytes: encoder.encode(`${before}${wireJson(value)}${after}`),
-        value,
-        plainSeq: plain.seq,
-        ...(invocation ? { budgetMs, digestDialect: dialect } : {}),
-      },
+      purpose: "whitespace",
+      scenario: label,
+      method: plain.method,
+      requestId: id,
+      bytes: encoder.encode(`${before}${wireJson(value)}${after}`),
+      value,
+      plainSeq: plain.seq,
+      ...(invocation ? { budgetMs, digestDialect: dialect } : {}),
     });
   }
   await sender.batch(items, jobs);

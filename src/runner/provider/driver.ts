@@ -98,13 +98,12 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
 
   const jobs = options.jobs ?? DEFAULT_PROVIDER_JOBS;
   // Requests that depend on no answer of each other's go `jobs` at once (ProviderSender.batch).
-  const together = (sent: Sent[]): Promise<ProviderExchange[]> => sender.batch(sent.map((one) => ({ sent: one })), jobs);
-  const [describe, validate] = (await together([
+  const [describe, validate] = (await sender.batch([
     sender.sentOf("describe", "describe", describeRequest("describe-1")),
     sender.sentOf("config-valid", "validate_config with the valid configuration", validateConfigRequest("validate-1", config)),
-  ])) as [ProviderExchange, ProviderExchange];
+  ], jobs)) as [ProviderExchange, ProviderExchange];
   const accepted = acceptedOk(validate);
-  const configProbes = (sends("invalidConfigs") ? (options.invalidConfigs ?? []) : []).map((invalid, index) =>
+  const configProbes: Sent[] = (sends("invalidConfigs") ? (options.invalidConfigs ?? []) : []).map((invalid, index) =>
     sender.sentOf("config-invalid", `validate_config with invalid configuration #${index + 1}`, validateConfigRequest(`validate-invalid-${index + 1}`, invalid)),
   );
   if (accepted) {
@@ -115,7 +114,7 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
       configProbes.push(sender.sentOf("config-wrong-type", `validate_config with ${variant.key} as ${variant.type}`, validateConfigRequest(`validate-wrong-type-${index + 1}`, variant.config)));
     }
   }
-  await together(configProbes);
+  await sender.batch(configProbes, jobs);
 
   const invocations: ProviderExchange[] = [];
   const operations = acceptedOk(describe) ? invocableOperations(readResponse(describe.stdout).object) : [];

@@ -2,7 +2,7 @@ import { DIGEST_DIALECTS } from "../../core/json/index.js";
 import { hostileProbes, type HostileBases } from "../../core/provider/hostile.js";
 import { dialectProbeRequest } from "../../core/provider/requests.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
-import { acceptedOk, shapeOf, type BatchItem, type ProviderSender } from "./sender.js";
+import { acceptedOk, shapeOf, type BatchItem, type ProviderSender, type Sent } from "./sender.js";
 
 /**
  * Sends `control` (an accepted invocation) again with exponent floats in tool.input, bound in
@@ -16,9 +16,7 @@ export async function probeDialects(sender: ProviderSender, transcript: Provider
   const order = [sender.dialect, ...DIGEST_DIALECTS.map((d) => d.id).filter((id) => id !== sender.dialect)];
   // One request per dialect, none depending on another's answer: they go `jobs` at once.
   const sent = await sender.batch(
-    order.map((dialect) => ({
-      sent: sender.sentOf("dialect", `the same invocation with exponent floats in tool.input, bound in the ${dialect} dialect`, dialectProbeRequest(value, `dialect-${dialect}`), { budgetMs, controlSeq: control.seq }, dialect),
-    })),
+    order.map((dialect) => sender.sentOf("dialect", `the same invocation with exponent floats in tool.input, bound in the ${dialect} dialect`, dialectProbeRequest(value, `dialect-${dialect}`), { budgetMs, controlSeq: control.seq }, dialect)),
     jobs,
   );
   const accepted = sent.filter(acceptedOk).flatMap((e) => (e.digestDialect !== undefined ? [e.digestDialect] : []));
@@ -42,35 +40,32 @@ export async function sendHostile(sender: ProviderSender, bases: HostileBases, b
 
 /** The calls of sendHostile, each probe made as the batch takes it. */
 function* hostileItems(sender: ProviderSender, bases: HostileBases, budgetMs: number, kinds?: readonly HostileKind[]): Generator<BatchItem> {
-  let taken = 0;
-  const controls = new Map<string, number>();
+  // The controls sent here, by shape: sentBefore knows only those that came back.
+  const controls = new Map<string, Sent>();
   for (const probe of hostileProbes(bases, "hostile", sender.dialect)) {
     if (kinds !== undefined && !kinds.includes(probe.kind)) continue;
     const shape = shapeOf(probe.control.value);
-    let controlAt = controls.get(shape);
-    const earlier = controlAt === undefined ? sender.sentBefore(probe.control.value) : undefined;
-    if (earlier === undefined && controlAt === undefined) {
+    let control = controls.get(shape);
+    const earlier = control === undefined ? sender.sentBefore(probe.control.value) : undefined;
+    if (earlier === undefined && control === undefined) {
       const value: JsonObject = { ...probe.control.value, request_id: `${probe.requestId}-control` };
       // A control with its own budget_ms (budget 1 against budget 0) is not held to it: only the kit's budget is judged.
       const budget = value.method === "invoke" && value.budget_ms === budgetMs ? { budgetMs } : {};
-      controlAt = taken++;
-      controls.set(shape, controlAt);
-      yield { sent: sender.sentOf("control", `control of "${probe.label}": ${probe.control.label}`, value, budget) };
+      control = sender.sentOf("control", `control of "${probe.label}": ${probe.control.label}`, value, budget);
+      controls.set(shape, control);
+      yield control;
     }
-    taken++;
     yield {
-      sent: {
-        purpose: `hostile:${probe.kind}`,
-        scenario: probe.label,
-        method: probe.method,
-        requestId: probe.requestId,
-        bytes: probe.bytes,
-        ...(probe.value ? { value: probe.value } : {}),
-        ...(probe.method === "invoke" ? { budgetMs } : {}),
-        ...(earlier !== undefined ? { controlSeq: earlier.seq } : {}),
-        controlLabel: probe.control.label,
-      },
-      ...(controlAt !== undefined ? { controlAt } : {}),
+      purpose: `hostile:${probe.kind}`,
+      scenario: probe.label,
+      method: probe.method,
+      requestId: probe.requestId,
+      bytes: probe.bytes,
+      ...(probe.value ? { value: probe.value } : {}),
+      ...(probe.method === "invoke" ? { budgetMs } : {}),
+      ...(earlier !== undefined ? { controlSeq: earlier.seq } : {}),
+      controlLabel: probe.control.label,
+      ...(control !== undefined ? { control } : {}),
     };
   }
 }

@@ -31,10 +31,9 @@ export interface SenderOptions extends CallOptions {
   call?: ProviderCall;
 }
 
-/** One call of a batch (ProviderSender.batch): what it sends, and for a probe the index in the batch of its control. */
-export interface BatchItem {
-  sent: Sent;
-  controlAt?: number;
+/** One call of a batch (ProviderSender.batch): what it sends, and for a probe the call of the same batch that is its control. */
+export interface BatchItem extends Sent {
+  control?: Sent;
 }
 
 /** Thrown by a call once the run reached --run-timeout; the driver stops sending and the run judges what it has. */
@@ -80,7 +79,8 @@ export class ProviderSender {
 
   /**
    * Sends calls whose requests do not depend on each other's answers, up to `jobs` at once. Each
-   * gets the seq it has when they go one after another (a probe's controlSeq is its control's),
+   * gets the seq it has when they go one after another (a probe's controlSeq is its `control`'s,
+   * taken before it),
    * and the transcript and onExchange get them in that order as they come back, so what a run
    * records does not depend on `jobs`. When a call fails (or the run reaches --run-timeout), no
    * other starts; the calls before the first that did not come back are kept, the others dropped.
@@ -90,6 +90,7 @@ export class ProviderSender {
     // Taken one by one as a call can go: an item made when taken is made while other calls are out.
     const source = items[Symbol.iterator]();
     const done: (ProviderExchange | undefined)[] = [];
+    const seqOf = new Map<Sent, number>();
     let taken = 0;
     let recorded = 0;
     let ended = false;
@@ -109,9 +110,12 @@ export class ProviderSender {
           return;
         }
         taken++;
-        const { sent, controlAt } = item.value;
+        const { control, ...sent } = item.value;
+        seqOf.set(item.value, base + at + 1);
         try {
-          done[at] = await this.exchangeOf(controlAt === undefined ? sent : { ...sent, controlSeq: base + controlAt + 1 }, () => base + at + 1);
+          const controlSeq = control === undefined ? undefined : seqOf.get(control);
+          if (control !== undefined && controlSeq === undefined) throw new KitError("kit_bug", "a probe of a batch came before its control");
+          done[at] = await this.exchangeOf(controlSeq === undefined ? sent : { ...sent, controlSeq }, () => base + at + 1);
         } catch (error) {
           failure ??= { error };
           return;

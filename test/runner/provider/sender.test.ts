@@ -46,12 +46,13 @@ const summary = (e: ProviderExchange): string => `${e.seq} ${e.requestId}${e.con
 
 describe("ProviderSender.batch", () => {
   // The later calls answer first: the transcript still has them in the order of the batch.
+  const control = sent("control-a:60", { purpose: "control" });
   const items: BatchItem[] = [
-    { sent: sent("control-a:60", { purpose: "control" }) },
-    { sent: sent("probe-a1:5"), controlAt: 0 },
-    { sent: sent("probe-a2:40"), controlAt: 0 },
-    { sent: sent("probe-b:1", { controlSeq: 1 }) },
-    { sent: sent("probe-c:20") },
+    control,
+    { ...sent("probe-a1:5"), control },
+    { ...sent("probe-a2:40"), control },
+    sent("probe-b:1", { controlSeq: 1 }),
+    sent("probe-c:20"),
   ];
 
   it("records calls in the batch's order with the seq they have one after another, whatever order they come back in", async () => {
@@ -74,7 +75,7 @@ describe("ProviderSender.batch", () => {
     const stand = standIn();
     // "cut" would answer long after the run's deadline: cut there, it throws RunTimedOut.
     const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 5000, deadline: performance.now() + 150, call: stand.call }, t);
-    await expect(sender.batch([{ sent: sent("first:10") }, { sent: sent("cut:10000") }, { sent: sent("after:20") }], 2)).rejects.toBeInstanceOf(RunTimedOut);
+    await expect(sender.batch([sent("first:10"), sent("cut:10000"), sent("after:20")], 2)).rejects.toBeInstanceOf(RunTimedOut);
     // "after" came back, but it follows the call that did not: only "first" is kept.
     expect(t.exchanges.map(summary)).toEqual(["1 first:10"]);
     expect(stand.started).toEqual(["first:10", "cut:10000", "after:20"]);
@@ -84,7 +85,7 @@ describe("ProviderSender.batch", () => {
     const t = transcript();
     const stand = standIn();
     const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 5000, call: stand.call }, t);
-    await expect(sender.batch([{ sent: sent("slow:50") }, { sent: sent("boom") }, { sent: sent("never:0") }, { sent: sent("nor:0") }], 2)).rejects.toThrow("the launcher process ended");
+    await expect(sender.batch([sent("slow:50"), sent("boom"), sent("never:0"), sent("nor:0")], 2)).rejects.toThrow("the launcher process ended");
     expect(stand.started).toEqual(["slow:50", "boom"]);
     expect(t.exchanges.map(summary)).toEqual(["1 slow:50"]);
   });
@@ -100,7 +101,7 @@ describe("ProviderSender.batch", () => {
     function* made(): Generator<BatchItem> {
       for (const name of ["a:30", "b:5", "c:5"]) {
         events.push(`made ${name}`);
-        yield { sent: sent(name) };
+        yield sent(name);
       }
     }
     const t = transcript();
@@ -108,6 +109,15 @@ describe("ProviderSender.batch", () => {
     // a and b go at once; c is made only when b came back, while a is still out.
     expect(events).toEqual(["made a:30", "made b:5", "back b:5", "made c:5", "back c:5", "back a:30"]);
     expect(t.exchanges.map(summary)).toEqual(["1 a:30", "2 b:5", "3 c:5"]);
+  });
+
+  it("refuses a probe whose control is not a call taken before it in the batch (a kit bug), and sends nothing after it", async () => {
+    const stand = standIn();
+    const t = transcript();
+    const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 1000, call: stand.call }, t);
+    await expect(sender.batch([{ ...sent("probe:0"), control: sent("control:0") }, sent("after:0")], 1)).rejects.toThrow("came before its control");
+    expect(stand.started).toEqual([]);
+    expect(t.exchanges).toEqual([]);
   });
 
   it("sends an empty batch as nothing", async () => {
