@@ -31,6 +31,8 @@ const STALE_MS = 60 * 60 * 1000;
 let dir: string | null | undefined;
 let written = 0;
 let removedAtExit = false;
+/** A write failed: this process's later requests go through the channel (its directory is still removed as ever). */
+let failed = false;
 
 function alive(pid: number): boolean {
   try {
@@ -78,7 +80,7 @@ export function spoolDir(): string | null {
 
 /** Writes a big request to the spool: its path, or undefined when it is to go through the channel. */
 export function spoolRequest(request: Uint8Array): string | undefined {
-  if (request.length < SPOOL_MIN_BYTES) return undefined;
+  if (request.length < SPOOL_MIN_BYTES || failed) return undefined;
   const at = spoolDir();
   if (at === null) return undefined;
   const path = join(at, String(written++));
@@ -87,8 +89,9 @@ export function spoolRequest(request: Uint8Array): string | undefined {
     return path;
   } catch {
     // Full, or the directory is gone: this request, and those after it, go through the channel.
+    // The directory stays known, so closeLauncher and the exit still remove it and what launchers have not read yet.
     rmSync(path, { force: true });
-    dir = null;
+    failed = true;
     return undefined;
   }
 }
