@@ -57,8 +57,9 @@ describe.concurrent("agent-cli reference and the fake without a fault", () => {
       const bounds = ["--task-wait-slack", "10001", "--output-budget", "5", "--order-skew", "1000", ...LOADED_SHUTDOWN];
       const run = await limit(() => runKit(["--mode", mode, ...bounds, ...Object.entries(REFERENCE_ENV).flatMap(([k, v]) => ["--env", `${k}=${v}`]), FAKE]));
       dirs.push(run.out);
-      expect(run.code).toBe(0);
+      // The report first, so a failure names its clause.
       expectConformant(run.report, run.text, mode);
+      expect(run.code).toBe(0);
       expect(run.report.options).toMatchObject({ taskWaitSlackMs: 10001, outputBudgetMib: 5, orderSkewMs: 1000 });
     }, TEST_TIMEOUT_MS);
   }

@@ -5,7 +5,7 @@
  * launches fail exactly their clauses. The grace is 800 ms on both sides (and the kit's slack
  * 400 ms), short for a fast test yet long enough for the mock on a loaded machine to write that it
  * got SIGTERM: a late kill at 2000 ms is well past its bound of 1200 ms, and an invoke left running
- * for 1500 ms is past its budget of 600 ms plus a slack of 200 ms.
+ * for 4000 ms is past its budget of 1500 ms plus a slack of 200 ms.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -104,11 +104,13 @@ describe.concurrent("a host launching the mock, judged by check-launch", () => {
   });
 
   it("provider: one process per call with the invoke ended at its budget passes (SIGTERM first, or SIGKILL at once as aw does); a host that lets it run on fails the deadline", async () => {
-    const good = setup("slow-invoke:ms=1500");
-    const killed = setup("slow-invoke:ms=1500");
-    const lax = setup("slow-invoke:ms=1500");
-    await Promise.all([host("provider", good, ["--budget", "600"]), host("provider", killed, ["--budget", "600", "--sigkill"]), host("provider", lax, ["--budget", "600", "--no-deadline"])]);
-    // Slack 200 ms: the bound (800 ms) stays well below the slow invoke.
+    // A budget of 1.5 s: on a loaded box the mock's Node can take over half a second to start, and
+    // a SIGTERM before it is up ends it without a word (deadline-enforced then has nothing to judge).
+    const good = setup("slow-invoke:ms=4000");
+    const killed = setup("slow-invoke:ms=4000");
+    const lax = setup("slow-invoke:ms=4000");
+    await Promise.all([host("provider", good, ["--budget", "1500"]), host("provider", killed, ["--budget", "1500", "--sigkill"]), host("provider", lax, ["--budget", "1500", "--no-deadline"])]);
+    // Slack 200 ms: the bound (1.7 s) stays well below the slow invoke.
     const options = ["--expect-args-json", "[]", "--slack", "200"];
     const [pass, passKilled, fail] = await Promise.all([checkLaunch(good, options), checkLaunch(killed, options), checkLaunch(lax, options)]);
     const all = ["host/provider/deadline-enforced", "host/provider/literal-argv", "host/provider/no-shell", "host/provider/one-request-per-process", "host/provider/stdin-closed"];

@@ -18,8 +18,8 @@ const REFERENCE_ENV: Record<string, string> = {
   AWP_REFERENCE_TIMEOUT_MS: "2000",
 };
 
-/** A missing terminal costs this much per failing session: kept small so shrinking stays quick. */
-export const TURN_TIMEOUT_MS = 1000;
+/** A missing terminal costs this much per failing session: small so shrinking stays quick, yet well above a turn of the fake on a loaded 2-core box (1 s was not: a slow turn there shrank to a timeout instead of the fault). */
+export const TURN_TIMEOUT_MS = 3000;
 
 /** The reference CLI (fault undefined) or the fake with one fault, run by this node. */
 export function fuzzContext(fault?: string, maxCommands = 4): AgentFuzzContext {
