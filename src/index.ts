@@ -18,7 +18,7 @@ export { renderJson } from "./reporters/json.js";
 export { renderJunit } from "./reporters/junit.js";
 export { renderTap } from "./reporters/tap.js";
 export { renderHtml } from "./reporters/html.js";
-export { REPORTERS } from "./reporters/registry.js";
+export { REPORTERS } from "./reporters/all.js";
 export { applyExpectations, parseExpectations, type ExpectationEntry } from "./core/report/expectations.js";
 export { runAgentCliSuite, type RunAgentCliSuiteOptions } from "./runner/agent-cli/suite.js";
 export { judgeAgentRun } from "./core/agent-cli/judge.js";

@@ -38,7 +38,7 @@ function msOption(flag: string, value: number | undefined, fallback: number): nu
 }
 
 /** `awp-conformance check-launch FILE`: judges the record, prints and writes the report, returns the exit code. */
-export function checkLaunch(a: CheckLaunchArgs): number {
+export async function checkLaunch(a: CheckLaunchArgs): Promise<number> {
   const reporters = list(a.reporter);
   checkReporters(reporters);
   if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
@@ -64,6 +64,6 @@ export function checkLaunch(a: CheckLaunchArgs): number {
   // Configured values of secret-looking names never reach the report, whatever the record held.
   const secrets = Object.entries(env ?? {}).flatMap(([name, value]) => (SECRET_ENV_NAME.test(name) && value.length >= 4 ? [value] : []));
   const report = finisher.finish(buildReport({ protocol: "host", mode: protocol, argv: [a.record], startedAt, endedAt: new Date(), options, selection, results, deselected, notes, ...(halted !== undefined ? { halted } : {}), secrets }));
-  emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl } : {}) });
+  await emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl } : {}) });
   return exitCodeFor(report.summary);
 }

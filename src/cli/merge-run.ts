@@ -23,7 +23,7 @@ function readShard(path: string): ShardReport & { dir: string } {
 }
 
 /** What `merge` does with its arguments; returns the exit code. */
-export function runMerge(a: ReportArgs & { reporter?: unknown; dirs?: string[]; out?: string; "--"?: unknown[] }): number {
+export async function runMerge(a: ReportArgs & { reporter?: unknown; dirs?: string[]; out?: string; "--"?: unknown[] }): Promise<number> {
   const reporters = list(a.reporter);
   checkReporters(reporters);
   const finisher = reportFinisher(a);
@@ -34,6 +34,6 @@ export function runMerge(a: ReportArgs & { reporter?: unknown; dirs?: string[]; 
   const merged = collectFiles(merge(shards), shards.map((s) => ({ dir: s.dir, report: s.report })), outDir);
   // The verdict is the merged run's: --expected-failures, --flaky and --level apply here (the shards' marks are not carried over).
   const report = finisher.finish(merged);
-  emitReport(report, { reporters, outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl } : {}) });
+  await emitReport(report, { reporters, outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl } : {}) });
   return exitCodeFor(report.summary);
 }

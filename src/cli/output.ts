@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { RunReport } from "../core/report/types.js";
 import { KitError } from "../core/errors.js";
 import { packageRoot } from "../core/paths.js";
-import { reporterFor } from "../reporters/registry.js";
+import { checkReporterName, reporterFor } from "../reporters/registry.js";
 
 export interface OutputOptions {
   reporters: string[];
@@ -22,16 +22,16 @@ export function defaultDocsUrl(): string {
 
 /** Checks reporter names before a run starts, so a typo costs nothing. */
 export function checkReporters(names: readonly string[]): void {
-  for (const name of names) reporterFor(name);
+  for (const name of names) checkReporterName(name);
 }
 
-/** Renders the report with every chosen reporter: console ones print, file ones land in outDir. */
-export function emitReport(report: RunReport, options: OutputOptions): string[] {
+/** Renders the report with every chosen reporter (loading only their modules): console ones print, file ones land in outDir. */
+export async function emitReport(report: RunReport, options: OutputOptions): Promise<string[]> {
   const written: string[] = [];
   const print = options.print ?? ((text: string) => process.stdout.write(text));
   const docsUrl = options.docsUrl ?? defaultDocsUrl();
   for (const name of options.reporters) {
-    for (const output of reporterFor(name)) {
+    for (const output of await reporterFor(name)) {
       const text = output.render(report, { color: options.color, docsUrl });
       if (output.file === undefined) {
         print(text);

@@ -4,13 +4,9 @@ import { KitError } from "../core/errors.js";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../core/run-timeout.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor, worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
-import { runAgentCliSuite, secretsOf } from "../runner/agent-cli/suite.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
-import { attachReproductions } from "../runner/provider/reproduce.js";
-import { runProviderSuite } from "../runner/provider/suite.js";
 import { summaryLine } from "../reporters/console.js";
 import { readBounds, readLaunch, readOutputBudget, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
-import { attachAgentReproductions } from "./agent-reproduce.js";
 import { readManaged, type ManagedArgs } from "./managed-options.js";
 import { bundledCandidates, type BundledCandidate } from "./bundled.js";
 import { resolveCandidate } from "./candidate.js";
@@ -60,6 +56,8 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   const jobs = positive(args.jobs, "--jobs");
   const phases = new PhaseLines(progress);
   const shard = shardOf(args);
+  // Each protocol's runner loads only for its runs (the agent-cli one brings the model fixtures).
+  const [{ runProviderSuite }, { attachReproductions }] = await Promise.all([import("../runner/provider/suite.js"), import("../runner/provider/reproduce.js")]);
   const { report, transcript, elsewhere } = await runProviderSuite({
     argv,
     ...(shard !== undefined ? { shard } : {}),
@@ -84,6 +82,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<SuiteRun>
   const outputBudgetMib = readOutputBudget(args.outputBudget);
   const scenarios = scenarioNames(args.scenario);
   const shard = shardOf(args);
+  const [{ runAgentCliSuite, secretsOf }, { attachAgentReproductions }] = await Promise.all([import("../runner/agent-cli/suite.js"), import("./agent-reproduce.js")]);
   const { report, run, elsewhere } = await runAgentCliSuite({
     config,
     ...(shard !== undefined ? { shard } : {}),
@@ -136,7 +135,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   }
   if (shard !== undefined) report = finishShard(report, elsewhere);
   report = finisher.finish(report);
-  emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
+  await emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
   return { report, code: exitCodeFor(report.summary) };
 }
 

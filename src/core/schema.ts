@@ -1,16 +1,23 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { packageRoot } from "./paths.js";
 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-/** One shared Ajv instance (draft 2020-12, formats, strict) for the kit's own schemas. */
+/**
+ * One shared Ajv instance (draft 2020-12, formats, strict) for the kit's own schemas. Ajv is
+ * loaded on the first call (both packages are CommonJS), so a command that validates nothing
+ * does not pay for it at start.
+ */
 export function kitAjv(): Ajv2020 {
   if (ajv === undefined) {
-    ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    const require = createRequire(import.meta.url);
+    const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const addFormats = require("ajv-formats") as typeof import("ajv-formats");
+    ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
     addFormats.default(ajv);
   }
   return ajv;

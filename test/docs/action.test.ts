@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { REPORTERS } from "../../src/reporters/registry.js";
+import { REPORTERS } from "../../src/reporters/all.js";
 
 /** The composite action third-party adapter repositories use; no runner here, so only its shape is checked. */
 interface Step {

@@ -112,7 +112,7 @@ describe.concurrent("sharded and merged equals unsharded", () => {
       const budget = { runs: RUNS, seed: 4, jobs: 2, cases: caseRange(RUNS, shard) };
       const outcome = await fuzzPhase("provider", { ...args, shard: "1/2" }, budget, dirs[0] as string);
       const report = fuzzOnlyReport("provider", broken.argv, outcome, new Date(), []);
-      emitReport({ ...report, shard: { ...shard, cases: budget.cases, elsewhere: 0 } }, { reporters: ["json"], outDir: dirs[0] as string, color: false });
+      await emitReport({ ...report, shard: { ...shard, cases: budget.cases, elsewhere: 0 } }, { reporters: ["json"], outDir: dirs[0] as string, color: false });
     };
     const [cli, , whole] = await Promise.all([runCli(fuzzArgs(dirs[1] as string, "--shard", "2/2")), inProcess(), fuzz(broken)]);
     expect(cli.code, cli.stderr).toBe(1);

@@ -58,7 +58,7 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
       const report = finisher.finish(buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, ...(halted !== undefined ? { halted } : {}), secrets: [] }));
       const reporters = list(a.reporter);
       if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
-      emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
+      await emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
       setCode(exitCodeFor(report.summary));
     },
   );

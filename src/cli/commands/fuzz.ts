@@ -53,7 +53,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const shard = shardOf(args);
       const fuzzed = fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets);
       const report = finisher.finish(shard === undefined ? fuzzed : { ...fuzzed, shard: { index: shard.index, count: shard.count, ...(budget.cases !== undefined ? { cases: budget.cases } : {}), elsewhere: 0 } });
-      emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
+      await emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
       // No case run: every fuzzed clause is a skip, so the verdict is incomplete (4) or nothing-judged (1), never 0.
       setCode(exitCodeFor(report.summary));
     },

@@ -24,7 +24,7 @@ export function checkLaunchCommand(y: Argv, setCode: (code: number) => void): Ar
     async (a) => {
       // The record reader, the checks and the reporters load only for this command.
       const { checkLaunch } = await import("../check-launch.js");
-      setCode(checkLaunch(a as Parameters<typeof checkLaunch>[0]));
+      setCode(await checkLaunch(a as Parameters<typeof checkLaunch>[0]));
     },
   );
 }

@@ -14,7 +14,7 @@ export function mergeCommand(y: Argv, setCode: (code: number) => void): Argv {
     async (a) => {
       // The readers, the merge and the reporters load only for this command.
       const { runMerge } = await import("../merge-run.js");
-      setCode(runMerge(a as ReportArgs & { reporter?: unknown; dirs?: string[]; out?: string; "--"?: unknown[] }));
+      setCode(await runMerge(a as ReportArgs & { reporter?: unknown; dirs?: string[]; out?: string; "--"?: unknown[] }));
     },
   );
 }

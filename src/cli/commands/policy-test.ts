@@ -80,7 +80,7 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
       const options = { budgetMs, timeoutMs, jobs, configGiven: configs.config !== undefined };
       const report = finisher.finish(policyReport({ argv, files, record, startedAt, endedAt: new Date(), options, selection: patterns, deselected: all.length - cases.length }));
       attachReproductions(report, record.transcript, outDir);
-      emitReport(report, { reporters, outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
+      await emitReport(report, { reporters, outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
       setCode(exitCodeFor(report.summary));
     },
   );

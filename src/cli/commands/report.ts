@@ -22,7 +22,7 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
       // Expectation files and --level re-judge the saved results; without them the verdict stays as saved.
       const report = args.expectedFailures || args.flaky || args.level ? reportFinisher(args).finish(saved) : saved;
       const outDir = a.out ?? a.file.replace(/[^/\\]*$/, "") ?? ".";
-      emitReport(report, { reporters: formats, outDir: outDir === "" ? "." : outDir, color: colorWanted(), ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
+      await emitReport(report, { reporters: formats, outDir: outDir === "" ? "." : outDir, color: colorWanted(), ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
       setCode(exitCodeFor(report.summary));
     },
   );

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { KitError } from "../errors.js";
 import { packageRoot } from "../paths.js";
 import { describeSchemaErrors, kitSchema } from "../schema.js";
 import type { Clause, SuiteProtocol } from "../report/types.js";
-import { orderedClauses, sha256, suiteFileNames, suiteSchemaHash, type SuiteFile, type SuiteSnapshot } from "./snapshot.js";
+import { orderedClauses, sha256, snapshotSuites, suiteFileNames, suiteSchemaHash, type SuiteFile, type SuiteSnapshot } from "./snapshot.js";
 
 export type { SuiteFile } from "./snapshot.js";
 
@@ -15,6 +15,8 @@ const cache = new Map<string, Clause[]>();
 export function loadSuiteFiles(protocol: SuiteProtocol, suitesDir = join(packageRoot(), "suites")): SuiteFile[] {
   const dir = join(suitesDir, protocol);
   const validate = kitSchema("suite.schema.json");
+  // The YAML reader loads only when the build's snapshot does not hold the files (CommonJS under Node).
+  const { parse: parseYaml } = createRequire(import.meta.url)("yaml") as typeof import("yaml");
   return suiteFileNames(dir).map((name) => {
     const data: unknown = parseYaml(readFileSync(join(dir, name), "utf8"));
     if (!validate(data)) {
@@ -34,11 +36,11 @@ export function loadSuiteFiles(protocol: SuiteProtocol, suitesDir = join(package
   });
 }
 
-/** All clauses of a protocol, by area order then declaration order; ids are unique. */
+/** All clauses of a protocol, by area order then declaration order; ids are unique. From the build's snapshot when it matches the files (no YAML parse, no schema compile at each start). */
 export function loadCatalogue(protocol: SuiteProtocol): Clause[] {
   const known = cache.get(protocol);
   if (known !== undefined) return known;
-  const clauses = orderedClauses(loadSuiteFiles(protocol));
+  const clauses = orderedClauses(snapshotSuites(protocol) ?? loadSuiteFiles(protocol));
   cache.set(protocol, clauses);
   return clauses;
 }

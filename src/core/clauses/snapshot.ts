@@ -1,8 +1,9 @@
 /**
  * The clause catalogue without YAML or Ajv. `npm run build` stores the parsed and validated
  * suite files beside this module (suite-snapshot.json, with the SHA-256 of every file and of
- * suite.schema.json); a command that only needs the catalogue (`list`) takes it from there when
- * every file is byte for byte what was validated, and otherwise loads the files the full way.
+ * suite.schema.json); the catalogue is taken from there when every file is byte for byte what
+ * was validated, and otherwise the files are loaded the full way. `list` reads it through
+ * catalogueOf, which loads neither the YAML reader nor Ajv; every other command through loadCatalogue.
  * The same bytes give the same data and the same verdict, so the output cannot differ; an edited,
  * added or removed file, or an edited schema, misses and goes through the YAML reader and Ajv.
  */
@@ -81,10 +82,15 @@ function readSnapshot(path: string): SuiteSnapshot | undefined {
   }
 }
 
+/** The suite files of `protocol` from the build's snapshot, or undefined when there is none or it does not match the files. */
+export function snapshotSuites(protocol: SuiteProtocol, path = snapshotPath()): SuiteFile[] | undefined {
+  const snapshot = readSnapshot(path);
+  return snapshot === undefined ? undefined : suitesFromSnapshot(protocol, snapshot);
+}
+
 /** The catalogue of `protocol`: from the build's snapshot when it matches, else from the YAML files through the validating loader. */
 export async function catalogueOf(protocol: SuiteProtocol, path = snapshotPath()): Promise<Clause[]> {
-  const snapshot = readSnapshot(path);
-  const suites = snapshot === undefined ? undefined : suitesFromSnapshot(protocol, snapshot);
+  const suites = snapshotSuites(protocol, path);
   if (suites !== undefined) return orderedClauses(suites);
   const { loadCatalogue } = await import("./catalogue.js");
   return loadCatalogue(protocol);
