@@ -41,8 +41,14 @@ const configOf = (c: Candidate): { value: Record<string, never>; document: strin
   return { value: JSON.parse(document) as Record<string, never>, document };
 };
 
+/**
+ * The bounds of these runs: wide, as the three runs of a comparison go at once on a loaded box
+ * and a call that ran out in one of them but not in the other would differ for no fault of merge.
+ */
+const BUDGET_MS = 20_000;
+
 async function suite(c: Candidate, shard?: Shard): Promise<RunReport> {
-  const { report, elsewhere } = await runProviderSuite({ argv: c.argv, config: configOf(c), selection: { clause: CLAUSES.slice(0, c.clauses), skip: [] }, ...(shard ? { shard } : {}) });
+  const { report, elsewhere } = await runProviderSuite({ argv: c.argv, config: configOf(c), budgetMs: BUDGET_MS, timeoutMs: BUDGET_MS, selection: { clause: CLAUSES.slice(0, c.clauses), skip: [] }, ...(shard ? { shard } : {}) });
   return shard ? finishShard(report, elsewhere) : report;
 }
 
@@ -53,11 +59,11 @@ const prepared = new Map<Candidate, ReturnType<typeof prepareProviderFuzz>>();
 
 async function fuzz(c: Candidate, shard?: Shard): Promise<RunReport> {
   const config = configOf(c);
-  if (!prepared.has(c)) prepared.set(c, prepareProviderFuzz(c.argv, config, 5000, 6000));
+  if (!prepared.has(c)) prepared.set(c, prepareProviderFuzz(c.argv, config, BUDGET_MS, BUDGET_MS));
   const ctx = await (prepared.get(c) as ReturnType<typeof prepareProviderFuzz>);
   if ("reason" in ctx) throw new Error(ctx.reason);
   const budget = { runs: RUNS, seed: 4, jobs: 2, ...(shard ? { cases: caseRange(RUNS, shard) } : {}) };
-  const result = await fuzzProvider(ctx, { argv: c.argv, config: config.value, timeoutMs: 6000 }, budget);
+  const result = await fuzzProvider(ctx, { argv: c.argv, config: config.value, timeoutMs: BUDGET_MS }, budget);
   const outcome = { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "request" as const, coverage: result.coverage };
   const report = fuzzOnlyReport("provider", c.argv, outcome, new Date(), []);
   return shard ? { ...report, shard: { index: shard.index, count: shard.count, cases: budget.cases ?? { from: 0, to: RUNS }, elsewhere: 0 } } : report;
@@ -102,9 +108,9 @@ describe.concurrent("sharded and merged equals unsharded", () => {
   it("for a failing fuzz campaign (fuzz --shard and merge on the command line); the shards' shared corpus is replayed first by the next campaign", async () => {
     const broken = fake("observe-with-text");
     const corpus = join(temp(), "corpus");
-    const fuzzArgs = (out: string, ...more: string[]): string[] => ["fuzz", "--protocol", "provider", "--config-file", broken.configFile, "--fuzz-runs", String(RUNS), "--seed", "4", "--corpus", corpus, "--out", out, "--reporter", "json", ...more, broken.argv[0] as string, "--", ...broken.argv.slice(1)];
+    const fuzzArgs = (out: string, ...more: string[]): string[] => ["fuzz", "--protocol", "provider", "--config-file", broken.configFile, "--fuzz-runs", String(RUNS), "--seed", "4", "--corpus", corpus, "--budget", String(BUDGET_MS), "--timeout", String(BUDGET_MS), "--out", out, "--reporter", "json", ...more, broken.argv[0] as string, "--", ...broken.argv.slice(1)];
     const dirs = [temp(), temp()];
-    const args = { candidate: broken.argv[0] as string, rest: broken.argv.slice(1), configFile: broken.configFile, corpus, clause: [], skip: [], scenario: [], reporter: [], color: false };
+    const args = { candidate: broken.argv[0] as string, rest: broken.argv.slice(1), configFile: broken.configFile, corpus, budget: BUDGET_MS, timeout: BUDGET_MS, clause: [], skip: [], scenario: [], reporter: [], color: false };
     // Shard 2 (case 1, which fails) on the command line; shard 1 (case 0, which passes) and the
     // unsharded campaign (without the corpus) in this process, as the fuzz command runs them.
     const inProcess = async (): Promise<void> => {

@@ -96,7 +96,8 @@ describe("runProcess", () => {
   });
 
   it("SIGKILLs a child that traps SIGTERM after the grace period", async () => {
-    const timeoutMs = 1200;
+    // Long enough for the child's Node to be up and trapping SIGTERM on a loaded box.
+    const timeoutMs = 3000;
     const killGraceMs = 400;
     const result = await run(fixture("trap-term.mjs"), { timeoutMs, killGraceMs });
     expect(result).toMatchObject({ timedOut: true, killedByKit: true, exitCode: null, signal: "SIGKILL" });
