@@ -94,7 +94,7 @@ describe("LineSplitter", () => {
     for (let i = 0; i < DEFAULT_MAX_LINE_BYTES / 64; i++) splitter.push(chunk);
     const { lines } = splitter.push(bytes("\n"));
     expect(lines[0]?.byteLength).toBe(DEFAULT_MAX_LINE_BYTES);
-    expect(performance.now() - began).toBeLessThan(1500);
+    expect(performance.now() - began).toBeLessThan(3000);
   });
 
   it("rejects invalid limits", () => {

@@ -102,7 +102,7 @@ describe("LiveSession: guards and framing", () => {
     expect(first).toBe(second);
     expect(first).toMatchObject({ code: null, signal: "SIGKILL", killedByKit: true });
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2000);
+    expect(elapsed).toBeLessThan(5000);
     expect(kinds().filter((k) => k === "action:stop")).toHaveLength(1);
     expect(kinds().slice(-2)).toEqual(["exit", "leftovers"]);
   });

@@ -51,7 +51,7 @@ describe("LiveSession: conversation", () => {
     session.send("hello?");
     const began = performance.now();
     expect(await session.waitForLine(() => true, { timeoutMs: 150, label: "an answer" })).toBeUndefined();
-    expect(performance.now() - began).toBeLessThan(1000);
+    expect(performance.now() - began).toBeLessThan(3000);
     expect(events.at(-1)).toMatchObject({ kind: "timeout", waitingFor: "an answer", afterMs: 150 });
     expect(await session.waitExit(50)).toBeUndefined();
     expect(events.at(-1)).toMatchObject({ kind: "timeout", waitingFor: "exit", afterMs: 50 });
@@ -68,7 +68,7 @@ describe("LiveSession: conversation", () => {
     session.send(JSON.stringify({ exit: 4 }));
     expect(await waiting).toBeUndefined();
     await quiet;
-    expect(performance.now() - began).toBeLessThan(2000);
+    expect(performance.now() - began).toBeLessThan(5000);
     expect(session.exit).toMatchObject({ code: 4, killedByKit: false });
     expect(session.send("late")).toBe(false);
     expect(events.at(-1)).toMatchObject({ kind: "note" });
