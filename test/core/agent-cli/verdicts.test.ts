@@ -255,6 +255,13 @@ describe("error codes", () => {
     expect(failed({ subtype: "error" }).get("agent-cli/turns/error-code")?.status).toBe("fail");
   });
 
+  it("skips, naming result-shape, when the only error result says subtype success (not 'no error result')", () => {
+    const r = failed({ subtype: "success", result: "API Error: 500 boom" });
+    expect(r.get("agent-cli/turns/result-shape")?.status).toBe("fail");
+    expect(r.get("agent-cli/turns/error-code")).toMatchObject({ status: "skip", reason: expect.stringMatching(/^every error result \(is_error true\) said subtype "success": agent-cli\/turns\/result-shape fails them/) });
+    expect(results(new Script("failures").launch().user("x").success("fine")).get("agent-cli/turns/error-code")).toMatchObject({ status: "not-applicable", reason: "no error result was written" });
+  });
+
   it("passes both clauses with the code in result", () => {
     const r = failed({ subtype: "error", result: "provider_http_500" });
     expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");

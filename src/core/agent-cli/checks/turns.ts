@@ -5,7 +5,7 @@ import { exitedAtStart, modelCause } from "../causes.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
-import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
 
 const ID = "agent-cli/turns";
@@ -61,6 +61,17 @@ const NO_RESULTS = notApplicable("the CLI wrote no result event (a raw stream ma
 /** Consistent error results only: an inconsistent one fails result-shape. */
 function errorResults(run: AgentRun): ReturnType<typeof results> {
   return results(run).filter(({ result }) => result.is_error === true && typeof result.subtype === "string" && result.subtype !== "success");
+}
+
+/**
+ * Why error-code judged nothing: no result said is_error true, or every one that did was
+ * inconsistent (subtype success, as Claude Code writes after a model error), which
+ * result-shape fails; its code is judged once that is fixed, not taken as absent.
+ */
+function unjudgedErrors(run: AgentRun): Unjudged {
+  const inconsistent = results(run).filter(({ result }) => result.is_error === true);
+  if (inconsistent.length === 0) return notApplicable("no error result was written");
+  return skip(`every error result (is_error true) said subtype ${show(inconsistent[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
 }
 
 const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && ERROR_CODE.test(r.result);
@@ -233,7 +244,7 @@ export const turnChecks: Check<AgentRun>[] = [
         errorResults(run),
         ({ transcript, line, result }) =>
           hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one, and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) matching ^[a-z0-9_:-]{1,160}$", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
-        notApplicable("no error result was written"),
+        unjudgedErrors(run),
       ),
   },
   {
