@@ -1,6 +1,5 @@
 import type { Argv } from "yargs";
-import { DEFAULT_DIGEST_DIALECT, dialectName, DIGEST_DIALECTS, isDigestDialect } from "../../core/json/index.js";
-import { computeInputDigest, inputDigests } from "../../core/provider/digest.js";
+import { DEFAULT_DIGEST_DIALECT, dialectName, DIGEST_DIALECTS, isDigestDialect } from "../../core/json/dialects.js";
 import type { SuiteProtocol } from "../../core/report/types.js";
 import { readAll, readFileOrFail } from "../args.js";
 
@@ -36,6 +35,8 @@ export function digestCommand(y: Argv): Argv {
       // yargs hands a lone "-" over as an empty string.
       const fromStdin = a.request === "-" || a.request === "";
       const bytes = new Uint8Array(fromStdin ? await readAll(process.stdin) : readFileOrFail(a.request));
+      // The JSON reader and the digest load only for this command (every other command's start goes without them).
+      const { computeInputDigest, inputDigests } = await import("../../core/provider/digest.js");
       if (a.dialect === "all") {
         for (const { dialect, digest } of inputDigests(bytes)) process.stdout.write(`${digest} ${dialectName(dialect)}\n`);
       } else {
