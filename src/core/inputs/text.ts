@@ -1,5 +1,4 @@
-import { positionAt } from "../json/index.js";
-import { scanInvalidUtf8 } from "../json/utf8.js";
+import { positionAt, scanInvalidUtf8 } from "../json/utf8.js";
 import { inputError } from "./read.js";
 import { formatBytes, INPUT_LIMITS, type InputKind } from "./limits.js";
 
