@@ -76,9 +76,16 @@ function identity(report: RunReport): unknown {
   return report.clauses.map((c) => [c.id, c.status, c.reason, c.judged, c.findings.filter((f) => f.fuzzCase?.corpus !== true).map(finding).sort()]);
 }
 
+/** The clauses whose identity differs, each as [merged, whole]: a failure names the clause and the field, not a whole-report diff. */
+function differences(merged: RunReport, whole: RunReport): unknown[] {
+  const wholeIds = identity(whole) as unknown[][];
+  return (identity(merged) as unknown[][]).flatMap((entry, i) => (JSON.stringify(entry) === JSON.stringify(wholeIds[i]) ? [] : [[entry, wholeIds[i]]]));
+}
+
 async function mergedEqualsWhole(run: (c: Candidate, shard?: Shard) => Promise<RunReport>, c: Candidate): Promise<{ whole: RunReport; merged: RunReport }> {
   const [whole, ...shards] = await Promise.all([run(c), run(c, { index: 1, count: 2 }), run(c, { index: 2, count: 2 })]);
   const merged = merge(shards.map((report, i) => ({ report, source: `shard-${i + 1}` })));
+  expect(differences(merged, whole as RunReport)).toEqual([]);
   expect(identity(merged)).toEqual(identity(whole as RunReport));
   expect(merged.summary).toEqual(whole?.summary);
   return { whole: whole as RunReport, merged };
@@ -128,6 +135,7 @@ describe.concurrent("sharded and merged equals unsharded", () => {
     expect(merged.code, merged.stderr).toBe(1);
     const report = readReport(out);
     expect(report.shard).toBeUndefined();
+    expect(differences(report, whole)).toEqual([]);
     expect(identity(report)).toEqual(identity(whole));
     const generated = report.clauses.flatMap((c) => c.findings).filter((f) => f.fuzzCase !== undefined && f.fuzzCase.corpus !== true);
     expect(generated.map((f) => f.clause)).toEqual(["provider/invoke/text-only-on-block-or-replace"]);
