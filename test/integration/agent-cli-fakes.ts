@@ -17,11 +17,13 @@ export const REFERENCE_ENV: Readonly<Record<string, string>> = {
   AWP_REFERENCE_API_BASE_URL: "{{fixture.openai}}",
   AWP_REFERENCE_API_KEY: "{{fixture.token}}",
   AWP_REFERENCE_TIMEOUT_MS: "2000",
-  // The managed-task bridge on, with the contract's names; a slow control plane is given up after 1 s.
+  // The managed-task bridge on, with the contract's names; a slow control plane is given up after
+  // 3 s (1 s was too short for the kit's own fixture on a loaded box: the fake gave its model a
+  // control-plane timeout instead of the task's result, and result-framing failed a good CLI).
   AWP_AGENT_MANAGED_TASKS_OPT_IN: "1",
   AWP_CONTROL_PLANE_URL: "{{fixture.controlplane}}",
   AWP_CONTROL_PLANE_API_KEY: "{{fixture.controlplane_token}}",
-  AWP_REFERENCE_CONTROL_PLANE_TIMEOUT_MS: "1000",
+  AWP_REFERENCE_CONTROL_PLANE_TIMEOUT_MS: "3000",
 };
 const ENV_FLAGS = Object.entries(REFERENCE_ENV).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
 
