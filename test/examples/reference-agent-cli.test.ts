@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -222,6 +222,18 @@ function start(args: string[] = ["--model", "test-model"], extra: Record<string,
   const cli = new Cli(args, env(extra), cwd);
   running.push(cli);
   return cli;
+}
+
+/** User + system CPU time of a live process (all its threads) in ms, from /proc; undefined once it is gone. */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After "(comm) ": state is field 3; utime and stime are fields 14 and 15, in clock ticks (100 per second).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -549,6 +561,32 @@ describe("reference agent CLI: termination", () => {
     expect(Date.now() - before).toBeLessThan(3000);
     expect(exit.code === 0 || exit.signal === "SIGTERM").toBe(true);
     expect(types(cli.events)).toEqual(["system", "content_block_start", "content_block_delta"]);
+  });
+
+  it("after a turn, SIGTERM ends the process with almost no work left (under 100 ms of CPU)", async (ctx) => {
+    // CPU time, not wall time, so a loaded machine cannot fail it. Node's fetch parses with a
+    // WebAssembly llhttp whose optimising recompile runs on a background thread after a turn, and
+    // the exit waited for it (200-300 ms of CPU; past the Desktop's 3 s on a loaded machine).
+    if (!existsSync("/proc/self/stat")) return ctx.skip("needs /proc (Linux) to read the process's CPU time");
+    stub.script(textReply(["a ", "reply ", "to ", "parse"]), textReply(["and ", "another"]));
+    const cli = start();
+    cli.sendText("one");
+    await cli.waitForResults(1);
+    cli.sendText("two");
+    await cli.waitForResults(2);
+    const pid = cli.child.pid as number;
+    const before = cpuMs(pid);
+    let last = before;
+    let exited = false;
+    void cli.exited.then(() => (exited = true));
+    cli.child.kill("SIGTERM");
+    while (!exited) {
+      last = cpuMs(pid) ?? last;
+      await sleep(2);
+    }
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(before).toBeDefined();
+    expect((last as number) - (before as number)).toBeLessThan(100);
   });
 
   it("finishes the current turn when stdin ends, then exits 0", async () => {
