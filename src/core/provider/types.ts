@@ -113,6 +113,8 @@ export interface ProviderContext {
   digestDialect?: { bound: DigestDialectId; accepted: DigestDialectId[] };
   /** Set when the run reached --run-timeout (its value in ms): the kit sent nothing after it. */
   runTimedOut?: number;
+  /** Set when the kit was interrupted (core/interrupt.ts): it sent nothing after it. */
+  interrupted?: "SIGINT" | "SIGTERM";
 }
 
 export interface ProviderTranscript {

@@ -120,3 +120,18 @@ describe("shared skip reasons when no invocation could be judged", () => {
     expect(reasons(t)).toContain("skip: no invocation was answered ok, so the kit saw no effects to judge: give a configuration under which the Provider answers invocations ok (see provider/invoke/answers-ok and provider/transport/valid-request-exits-zero)");
   });
 });
+
+describe("a run cut short", () => {
+  it("answers-ok: an operation with only error answers so far is not judged once the run was cut, and fails when it was not", () => {
+    const errors = [exchange("invoke", "error"), exchange("invoke", "error")];
+    expect(result(transcript(errors), "provider/invoke/answers-ok")?.status).toBe("fail");
+    for (const cut of [{ runTimedOut: 1000 }, { interrupted: "SIGINT" as const }]) {
+      const partial = transcript(errors);
+      partial.context = { ...partial.context, ...cut };
+      expect(result(partial, "provider/invoke/answers-ok")).toMatchObject({ status: "skip", reason: "the run was cut short before every valid invocation was sent" });
+      const answered = transcript([...errors, exchange("invoke", "ok")]);
+      answered.context = { ...answered.context, ...cut };
+      expect(result(answered, "provider/invoke/answers-ok")?.status).toBe("pass");
+    }
+  });
+});
