@@ -6,4 +6,5 @@ export const EXIT_CODES_HELP = [
   "  2  usage or configuration error",
   "  3  the kit itself failed",
   "  4  incomplete: a clause --level counts could not be judged (see the report)",
+  "  130, 143  interrupted by SIGINT or SIGTERM: run, fuzz and policy-test report what they judged",
 ].join("\n");

@@ -1,5 +1,6 @@
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { KitError } from "../core/errors.js";
+import { interrupted, interruptReason } from "../core/interrupt.js";
 import { isDigestDialect } from "../core/json/index.js";
 import { buildReport } from "../core/report/build.js";
 import type { Protocol, RunReport } from "../core/report/types.js";
@@ -96,9 +97,12 @@ function corpusPart(corpus: Corpus | undefined): Pick<FuzzOutcome, "corpus"> {
 /** The report of a fuzz-only run: the clauses fuzzing judges, pass unless a shrunk failure says otherwise. */
 export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: FuzzOutcome & { skipped?: string }, startedAt: Date, secrets: string[]): RunReport {
   const fuzzed = new Set(outcome.clauses);
+  // Interrupted, the cases run so far show failures, but no pass: the campaign was cut short.
+  const signal = interrupted();
+  const halted = signal === undefined ? undefined : interruptReason(signal, `while fuzzing, after ${outcome.cases} cases`);
   const results = loadCatalogue(protocol)
     .filter((c) => fuzzed.has(c.id))
-    .map((c) => (outcome.cases > 0 ? { id: c.id, level: c.level, title: c.title, status: "pass" as const, judged: 0, findings: [] } : { id: c.id, level: c.level, title: c.title, status: "skip" as const, reason: outcome.skipped ?? "no case was run", judged: 0, findings: [] }));
+    .map((c) => (outcome.cases > 0 && halted === undefined ? { id: c.id, level: c.level, title: c.title, status: "pass" as const, judged: 0, findings: [] } : { id: c.id, level: c.level, title: c.title, status: "skip" as const, reason: halted ?? outcome.skipped ?? "no case was run", judged: 0, findings: [] }));
   const base = buildReport({
     protocol,
     argv,
@@ -110,6 +114,7 @@ export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: Fuzz
     deselected: loadCatalogue(protocol).length - results.length,
     notes: outcome.skipped ? [`Fuzzing could not start: ${outcome.skipped}.`] : [],
     secrets,
+    ...(halted !== undefined ? { halted } : {}),
   });
   return mergeFuzz(base, outcome, secrets);
 }

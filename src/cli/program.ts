@@ -1,6 +1,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { KitError } from "../core/errors.js";
+import { interrupt, interrupted, interruptExitCode, INTERRUPT_GRACE_MS, type InterruptSignal } from "../core/interrupt.js";
 import { kitVersion } from "../core/paths.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
 import { applyKitV8Policy } from "./v8-policy.js";
@@ -57,14 +58,32 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-// The process-group module loads only with the commands that spawn; a command that
-// spawned nothing has no group to end, and for one that did the import is already cached.
+// Ends every candidate process group and exits with the signal's code, at once. The
+// process-group module loads only with the commands that spawn; a command that spawned
+// nothing has no group to end, and for one that did the import is already cached.
+function exitNow(signal: InterruptSignal): void {
+  void import("../runner/process-group.js").then(
+    ({ killAllGroups }) => killAllGroups(),
+    () => undefined,
+  ).finally(() => process.exit(interruptExitCode(signal)));
+}
+
+/** A Ctrl-C can reach the kit twice (the terminal's, and the one a parent process forwards): only a later one is a second. */
+const AGAIN_AFTER_MS = 1000;
+let firstSignalAt: number | undefined;
+
+// The first signal stops a run that reports (core/interrupt.ts) and it writes its report; a
+// second one, or a report that takes longer than INTERRUPT_GRACE_MS, exits at once.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    void import("../runner/process-group.js").then(
-      ({ killAllGroups }) => killAllGroups(),
-      () => undefined,
-    ).finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    if (interrupt(signal)) {
+      firstSignalAt = performance.now();
+      process.stderr.write(`\nawp-conformance: ${signal}: stopping, ending the candidate processes and writing the report (a second ${signal === "SIGINT" ? "Ctrl-C" : signal} exits at once)\n`);
+      setTimeout(() => exitNow(signal), INTERRUPT_GRACE_MS).unref();
+      return;
+    }
+    if (firstSignalAt !== undefined && performance.now() - firstSignalAt < AGAIN_AFTER_MS) return;
+    exitNow(signal);
   });
 }
 
@@ -72,7 +91,9 @@ applyKitV8Policy();
 useLauncher();
 main(hideBin(process.argv)).finally(closeLauncher).then(
   (code) => {
-    process.exitCode = code;
+    // Interrupted, the report is written: the exit code says the run was cut short.
+    const signal = interrupted();
+    process.exitCode = signal !== undefined ? interruptExitCode(signal) : code;
   },
   (error: unknown) => {
     if (error instanceof KitError) {

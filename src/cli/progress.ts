@@ -67,6 +67,7 @@ export const secondsText = (ms: number): string => `${(Math.round(ms / 100) / 10
 /** Why a stopped scenario stopped, in a few words. */
 function stopWords(stop: ScenarioStop): string {
   if (stop.cause === "run-timeout") return "the run reached --run-timeout";
+  if (stop.cause === "interrupted") return `the kit was interrupted (${stop.signal ?? "SIGINT"})`;
   if (stop.cause === "never-answered") return "the CLI answered no turn of any scenario";
   return `${stop.turn ?? "a turn"} got no terminal event within ${stop.waitedMs ?? "?"} ms (${stop.bound ?? "--turn-timeout"})`;
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { KitError } from "../core/errors.js";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../core/run-timeout.js";
+import { handleInterrupts, interrupted, interruptReason } from "../core/interrupt.js";
 import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor, worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
@@ -119,7 +120,10 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   } finally {
     progress.done();
   }
-  if (args.fuzzRuns !== undefined || args.fuzzTime !== undefined) {
+  const fuzzing = args.fuzzRuns !== undefined || args.fuzzTime !== undefined;
+  // Interrupted during the fixed suite, its report says so already; after it, fuzzing does not start.
+  let where = fuzzing ? "before fuzzing" : "as the run ended";
+  if (fuzzing && interrupted() === undefined) {
     // The fuzzers (fast-check, json-schema-faker) load only for a run that fuzzes.
     const [{ fuzzBudget, fuzzPhase }, { mergeFuzz }, { secretsOf: providerSecrets }] = await Promise.all([import("./fuzz.js"), import("../fuzz/merge.js"), import("../core/provider/config.js")]);
     // Fuzz findings join the fixed scenarios' under their clauses.
@@ -132,7 +136,10 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
     report = mergeFuzz(report, outcome, secrets);
     if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };
     if (report.shard !== undefined && budget.cases !== undefined) report = { ...report, shard: { ...report.shard, cases: budget.cases } };
+    where = `while fuzzing, after ${outcome.cases} of ${budget.runs} cases`;
   }
+  const signal = interrupted();
+  if (signal !== undefined && report.halted === undefined) report = { ...report, halted: interruptReason(signal, where) };
   if (shard !== undefined) report = finishShard(report, elsewhere);
   report = finisher.finish(report);
   await emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
@@ -148,6 +155,8 @@ function bundledArgs(args: RunArgs, candidate: BundledCandidate): RunArgs {
 /** `awp-conformance run`: one candidate, or every bundled example when none is given. */
 export async function runCommand(args: RunArgs): Promise<number> {
   const outRoot = args.out ?? "reports";
+  // Interrupted (Ctrl-C, SIGTERM), what was judged is reported (core/interrupt.ts).
+  handleInterrupts();
   if (args.candidate !== undefined || args.fromEnv === true) return (await runOne(args, outRoot)).code;
   if (args.rest.length > 0 || args.configJson || args.configFile || args.invalidConfigFile || args.envJson || args.argsJson) {
     throw new KitError("usage", "candidate arguments and configuration options need a candidate executable");
@@ -156,6 +165,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const lines: string[] = [];
   for (const candidate of bundledCandidates()) {
     if (args.protocol !== undefined && args.protocol !== candidate.protocol) continue;
+    // Interrupted, the examples not started yet are not run (the one that was has its report).
+    if (interrupted() !== undefined) break;
     const { report, code } = await runOne(bundledArgs(args, candidate), join(outRoot, candidate.name));
     lines.push(`${candidate.name}: ${summaryLine(report)} (${join(outRoot, candidate.name, "report.json")})`);
     worst = worseExitCode(worst, code);

@@ -14,6 +14,7 @@ import { ProviderCoverage } from "./provider/coverage.js";
 import { evaluateProviderCase, type ProviderTarget } from "./provider-run.js";
 import { deserializeCase, replayCommandLine, replayFileOf, serializeCase, type ReplayCandidate } from "./replay.js";
 import type { AgentStep, CoverageSummary, FuzzFailure, ProviderCase, ReplayCase, SerializedProviderCase } from "./types.js";
+import { interrupted } from "../core/interrupt.js";
 
 /** Every bucket a coverage summary counted something in, as "kind: X" and "<dimension>: <bucket>". */
 export function coverageKeys(summary: CoverageSummary): string[] {
@@ -157,11 +158,10 @@ export class Corpus {
   }
 }
 
-/** A pool's stop test: true once `seconds` from now have passed (never without a limit). */
+/** A pool's stop test: true once `seconds` from now have passed (never without a limit), or once the kit is interrupted. */
 function until(seconds: number | undefined): () => boolean {
-  if (seconds === undefined) return () => false;
-  const deadline = performance.now() + seconds * 1000;
-  return () => performance.now() > deadline;
+  const deadline = seconds === undefined ? Infinity : performance.now() + seconds * 1000;
+  return () => performance.now() > deadline || interrupted() !== undefined;
 }
 
 function stepsOf(entry: CorpusEntry): AgentStep[] {

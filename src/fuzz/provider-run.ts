@@ -5,6 +5,7 @@ import { judgeClauses } from "../core/report/judge.js";
 import { gotFurther, refusedForBinding, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
+import { interrupted } from "../core/interrupt.js";
 import { callProvider, type ProviderCall } from "../runner/provider/call.js";
 import { CaseStream, type CaseSource } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
@@ -145,7 +146,8 @@ export async function fuzzProvider(
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
   const cases = options.cases ?? new CaseStream(arb, budget.seed, from, to);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
-  const firstByClause = new Map<string, number>();
+  // Each clause's first failing case (by index): shrunk from there, or, interrupted, reported as it is.
+  const firstByClause = new Map<string, { index: number; c: ProviderCase; finding: Finding }>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
   let done = 0;
   const returned: { c: ProviderCase; index: number; transcript: ProviderTranscript }[] = [];
@@ -154,14 +156,14 @@ export async function fuzzProvider(
       const findings = judgeProviderCase(transcript);
       coverage.add(c);
       options.onResult?.(c, index, findings);
-      for (const f of findings) if (!firstByClause.has(f.clause) || (firstByClause.get(f.clause) as number) > index) firstByClause.set(f.clause, index);
+      for (const finding of findings) if ((firstByClause.get(finding.clause)?.index ?? Infinity) > index) firstByClause.set(finding.clause, { index, c, finding });
       done++;
       options.onCase?.(done);
     }
   };
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (performance.now() > deadline) cases.stop();
+      if (performance.now() > deadline || interrupted() !== undefined) cases.stop();
       const taken = await cases.take();
       if (taken === undefined) return;
       const { value: c, index } = taken;
@@ -169,7 +171,17 @@ export async function fuzzProvider(
       // While this case's first request is out, the kit's own work is done: judging the cases
       // that came back (and, once this one was taken, fast-check generates the next).
       judgeReturned();
-      returned.push({ c, index, transcript: await running });
+      let transcript: ProviderTranscript;
+      try {
+        transcript = await running;
+      } catch (error) {
+        // Interrupted, the launchers may be gone (a signal to the whole process group): the case is dropped.
+        if (interrupted() !== undefined) return;
+        throw error;
+      }
+      // A case that came back after an interruption is dropped, not judged: its process may have been ended by it.
+      if (interrupted() !== undefined) return;
+      returned.push({ c, index, transcript });
     }
   };
   try {
@@ -181,12 +193,18 @@ export async function fuzzProvider(
 
   const failures: FuzzFailure[] = [];
   if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary() };
-  for (const [clause, index] of [...firstByClause.entries()].sort((a, b) => a[1] - b[1])) {
+  for (const [clause, first] of [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index)) {
+    const { index } = first;
+    // Interrupted: the case as it failed, not shrunk (its replay file still reproduces it).
+    if (interrupted() !== undefined) {
+      failures.push(failureOf(clause, first.finding, first.c, budget.seed, String(index)));
+      continue;
+    }
     let last: Finding | undefined;
     let tried = 0;
     const property = fc.asyncProperty(arb, async (c) => {
-      // Past the budget every further candidate counts as passing: fast-check keeps the smallest failure so far.
-      if (tried++ > MAX_SHRINK_CASES) return true;
+      // Past the budget (or once the kit is interrupted) every further candidate counts as passing: fast-check keeps the smallest failure so far.
+      if (tried++ > MAX_SHRINK_CASES || interrupted() !== undefined) return true;
       const found = (await evaluateProviderCase(c, target, call)).find((f) => f.clause === clause);
         if (found) last = found;
       return found === undefined;
@@ -197,9 +215,13 @@ export async function fuzzProvider(
     // Re-evaluate the shrunk case so the finding describes exactly what the replay file holds.
     const finding = (await evaluateProviderCase(shrunk, target, call)).find((f) => f.clause === clause) ?? last;
     if (finding === undefined) continue;
-    // When the well-formed base of a hostile case is what failed, the base alone is the minimal case.
-    const minimal = shrunk.base !== undefined && finding.requestId === shrunk.base.requestId ? shrunk.base : shrunk;
-    failures.push({ clause, finding: { ...finding, foundBy: "fuzz" }, seed: budget.seed, path: result.counterexamplePath ?? String(index), replay: { protocol: "provider", case: serializeCase(minimal) } });
+    failures.push(failureOf(clause, finding, shrunk, budget.seed, result.counterexamplePath ?? String(index)));
   }
   return { cases: done, calls, failures, coverage: coverage.summary() };
+}
+
+function failureOf(clause: string, finding: Finding, c: ProviderCase, seed: number, path: string): FuzzFailure {
+  // When the well-formed base of a hostile case is what failed, the base alone is the minimal case.
+  const minimal = c.base !== undefined && finding.requestId === c.base.requestId ? c.base : c;
+  return { clause, finding: { ...finding, foundBy: "fuzz" }, seed, path, replay: { protocol: "provider", case: serializeCase(minimal) } };
 }

@@ -4,6 +4,7 @@ import type { Protocol } from "../../core/report/types.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { handleInterrupts } from "../../core/interrupt.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
   return y
@@ -48,6 +49,8 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const slice = budget.cases === undefined ? "" : `, shard ${String(args.shard)}: ${budget.cases.to > budget.cases.from ? `cases ${budget.cases.from}..${budget.cases.to - 1}` : "no case (fewer runs than shards)"}`;
       process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""}${slice})\n`);
       const startedAt = new Date();
+      // Interrupted (Ctrl-C, SIGTERM), the cases run so far are reported (core/interrupt.ts).
+      handleInterrupts();
       const outcome = await fuzzPhase(protocol, args, budget, outDir);
       const secrets = protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
       const shard = shardOf(args);

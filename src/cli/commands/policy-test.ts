@@ -6,6 +6,7 @@ import { colorWanted, list } from "../args.js";
 import { resolveCandidate } from "../candidate.js";
 import { Progress } from "../progress.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { handleInterrupts } from "../../core/interrupt.js";
 
 const DEFAULT_JOBS = 4;
 
@@ -66,6 +67,8 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
       const argv = [resolveCandidate(provider), ...rest];
       const progress = Progress.forStderr(a.quiet as boolean | undefined);
       const startedAt = new Date();
+      // Interrupted (Ctrl-C, SIGTERM), the cases sent so far are judged and the report written.
+      handleInterrupts();
       let record;
       try {
         record = await recordPolicyCases({

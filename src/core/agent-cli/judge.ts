@@ -1,6 +1,7 @@
 import { loadCatalogue } from "../clauses/catalogue.js";
 import { judgeClauses, type JudgedClauses } from "../report/judge.js";
 import type { ClauseResult } from "../report/types.js";
+import { interruptReason } from "../interrupt.js";
 import { runTimeoutReason } from "../run-timeout.js";
 import { decisiveStderrLine, exitedAtStart, modelCause, neverAnsweredCause } from "./causes.js";
 import { agentCliChecks } from "./checks/index.js";
@@ -44,6 +45,7 @@ const NARROWER = "--scenario, --clause";
 
 /** Why the kit ran none of a scenario's later steps, in the words of a skip reason. */
 export function stopReason(stop: ScenarioStop, run: Pick<AgentRun, "runTimeoutMs">): string {
+  if (stop.cause === "interrupted") return interruptReason(stop.signal ?? "SIGINT", `before the ${stop.scenario} scenario ${stop.started ? "finished" : "started"}`);
   if (stop.cause === "run-timeout") return runTimeoutReason(run.runTimeoutMs ?? 0, `before the ${stop.scenario} scenario ${stop.started ? "finished" : "started"}`, NARROWER);
   if (stop.cause === "never-answered") return `the kit stopped the ${stop.scenario} scenario ${stop.started ? "early" : "before it started"}: the CLI had answered no turn of any scenario (see agent-cli/turns/one-terminal-per-turn)`;
   const bound = stop.bound ?? "--turn-timeout";
@@ -59,13 +61,15 @@ function stopFor(id: string, stops: readonly ScenarioStop[]): ScenarioStop | und
 
 /**
  * The cause that ended the run early or left nearly all of it unjudged, for the first lines
- * of the report: a refused start, a CLI that never answered a turn, or --run-timeout.
+ * of the report: a refused start, a CLI that never answered a turn, an interruption, or --run-timeout.
  */
 export function haltCause(run: AgentRun): string | undefined {
   const start = run.notLaunched ?? startCause(run);
   if (start !== undefined) return start;
   const never = neverAnsweredCause(run.transcripts, run.turnTimeoutMs);
   if (never !== undefined) return never;
+  const interruption = (run.stops ?? []).find((s) => s.cause === "interrupted");
+  if (interruption !== undefined) return interruptReason(interruption.signal ?? "SIGINT", "before every scenario finished");
   if ((run.stops ?? []).some((s) => s.cause === "run-timeout")) return runTimeoutReason(run.runTimeoutMs ?? 0, "before every scenario finished", NARROWER);
   return undefined;
 }

@@ -94,9 +94,9 @@ export function boundsOf(run: { bounds?: KitBounds }): KitBounds {
  * Why the kit ran none of a scenario's later steps. unanswered: a turn the kit awaited got
  * no terminal event within its bound (the scenario stops there); never-answered: the run
  * concluded the CLI answers nothing and stopped the scenario (or never started it);
- * run-timeout: --run-timeout was reached.
+ * run-timeout: --run-timeout was reached; interrupted: the kit was (SIGINT, SIGTERM).
  */
-export type StopCause = "unanswered" | "never-answered" | "run-timeout";
+export type StopCause = "unanswered" | "never-answered" | "run-timeout" | "interrupted";
 
 export interface ScenarioStop {
   scenario: ScenarioName;
@@ -108,4 +108,6 @@ export interface ScenarioStop {
   bound?: "--turn-timeout" | "--stall-timeout";
   /** False when the scenario never started. */
   started: boolean;
+  /** interrupted: the signal the kit got. */
+  signal?: "SIGINT" | "SIGTERM";
 }

@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import type { Transcript } from "../../core/agent-cli/types.js";
+import { interrupted, onInterrupt } from "../../core/interrupt.js";
 import type { Finding } from "../../core/report/types.js";
 import { casesOf } from "../cases.js";
 import { pool } from "../pool.js";
@@ -59,6 +60,8 @@ type Commands = Iterable<fc.AsyncCommand<SessionModel, FuzzSession>>;
 /** One live session over `commands`: the steps that ran, and the error that ended it (a violation, or a kit error). */
 async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ executed: AgentStep[]; error?: unknown }> {
   const session = await FuzzSession.open(ctx);
+  // Interrupted, the kit ends the session's process now (the caller drops the session).
+  const offInterrupt = onInterrupt(() => void session.close().catch(() => undefined));
   try {
     await fc.asyncModelRun((): { model: SessionModel; real: FuzzSession } => ({ model: { ended: false }, real: session }), commands);
     await session.settle();
@@ -67,6 +70,7 @@ async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ 
   } catch (error) {
     return { executed: [...session.executed], error };
   } finally {
+    offInterrupt();
     await session.close();
   }
 }
@@ -111,15 +115,18 @@ export async function fuzzAgentCli(
   await pool(samples, budget.jobs, async (commands, at) => {
     const index = from + at;
     const { executed, error } = await runSession(ctx, commands);
+    // A session the interruption ended (or that ended after it) is dropped, not judged.
+    if (interrupted() !== undefined) return;
     runs += 1;
     onRun?.(runs);
     coverage.addSession(executed);
     options.onSession?.(executed, index, error !== undefined);
     if (error !== undefined && (first === undefined || index < first.index)) first = { index, executed, error };
-  }, (next) => performance.now() > deadline || (first !== undefined && from + next > first.index));
+  }, (next) => performance.now() > deadline || interrupted() !== undefined || (first !== undefined && from + next > first.index));
   if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary() };
   const found = violationOf(first.error);
-  if (options.shrink === false) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary() };
+  // Interrupted: the session as it failed, not shrunk (its replay file still reproduces it).
+  if (options.shrink === false || interrupted() !== undefined) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary() };
 
   let calls = runs;
   /** Steps that ran in the last failing session: the shrunk counterexample's, once fast-check is done. */
@@ -127,7 +134,7 @@ export async function fuzzAgentCli(
   let tried = 0;
   const property = fc.asyncProperty(arb, async (commands) => {
     // Past the budget every further candidate counts as passing: fast-check keeps the smallest failure so far.
-    if (tried++ > MAX_SHRINK_SESSIONS) return;
+    if (tried++ > MAX_SHRINK_SESSIONS || interrupted() !== undefined) return;
     calls += 1;
     const { executed, error } = await runSession(ctx, commands);
     if (error === undefined) return;

@@ -7,8 +7,16 @@ import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type ScenarioName, type ScenarioStop, t
 import { recordFixtures } from "./fixture-events.js";
 import { LiveSession, type ExitInfo, type HostSignal, type StdoutLine } from "./session.js";
 import { ScenarioStopped, type Block, type ScenarioSetup } from "./scenario-setup.js";
+import type { InterruptSignal } from "../../core/interrupt.js";
 
 export { ScenarioStopped, type Block, type ScenarioSetup } from "./scenario-setup.js";
+
+/** The note a scenario stopped from outside records, by why the run stopped it. */
+const ABORT_NOTES: Readonly<Record<Exclude<StopCause, "unanswered">, string>> = {
+  "run-timeout": "the run reached --run-timeout: the kit stops this scenario",
+  "never-answered": "the CLI answered no turn of any scenario: the kit stops this scenario",
+  interrupted: "the kit was interrupted: it stops this scenario",
+};
 
 /** How often waitForModelRequest looks at the fixture's record. */
 const MODEL_POLL_MS = 25;
@@ -80,10 +88,10 @@ export class ScenarioContext {
    * Stops the scenario from outside (the run stopped): every process is ended now, pending
    * waits settle, and the next step throws. A scenario already stopped keeps its own cause.
    */
-  abort(cause: Exclude<StopCause, "unanswered">): Promise<void> {
+  abort(cause: Exclude<StopCause, "unanswered">, signal?: InterruptSignal): Promise<void> {
     if (this.stopped === undefined) {
-      this.stopped = { scenario: this.scenarioName(), cause, started: true };
-      this.note(cause === "run-timeout" ? "the run reached --run-timeout: the kit stops this scenario" : "the CLI answered no turn of any scenario: the kit stops this scenario");
+      this.stopped = { scenario: this.scenarioName(), cause, started: true, ...(signal !== undefined ? { signal } : {}) };
+      this.note(ABORT_NOTES[cause]);
     }
     return Promise.all(this.sessions.map((s) => s.stop())).then(() => undefined);
   }

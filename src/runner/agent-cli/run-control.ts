@@ -7,7 +7,10 @@
  * taken to answer nothing. Every running scenario is stopped and the ones not started are
  * not run. A slow but working CLI never meets it: it answers within --turn-timeout, or has
  * written at least one JSON event (system/init, a delta...) by the time its turn runs out.
+ *
+ * An interruption of the kit (core/interrupt.ts) stops every scenario the same way.
  */
+import { onInterrupt, type InterruptSignal } from "../../core/interrupt.js";
 import type { StopCause } from "../../core/agent-cli/scenarios.js";
 import type { ScenarioContext } from "./context.js";
 
@@ -19,10 +22,16 @@ export class RunControl {
   private cause: RunStopCause | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly stopping: Promise<void>[] = [];
+  private signal: InterruptSignal | undefined;
+  private readonly offInterrupt: () => void;
 
-  /** Starts the --run-timeout clock. */
+  /** Starts the --run-timeout clock, and listens for an interruption. */
   constructor(runTimeoutMs: number) {
     this.timer = setTimeout(() => this.halt("run-timeout"), Math.min(runTimeoutMs, 2_147_483_647));
+    this.offInterrupt = onInterrupt((signal) => {
+      this.signal ??= signal;
+      this.halt("interrupted");
+    });
   }
 
   /** Why the run stopped its scenarios, once it did. */
@@ -33,7 +42,7 @@ export class RunControl {
   /** A scenario starts: it is stopped at once if the run already stopped. */
   enter(ctx: ScenarioContext): void {
     this.running.add(ctx);
-    if (this.cause !== undefined) this.stopping.push(ctx.abort(this.cause));
+    if (this.cause !== undefined) this.stopping.push(ctx.abort(this.cause, this.signal));
   }
 
   /** A scenario ended: whether its CLI wrote a JSON line still counts for the rule. */
@@ -52,13 +61,14 @@ export class RunControl {
   halt(cause: RunStopCause): void {
     if (this.cause !== undefined) return;
     this.cause = cause;
-    for (const ctx of this.running) this.stopping.push(ctx.abort(cause));
+    for (const ctx of this.running) this.stopping.push(ctx.abort(cause, this.signal));
   }
 
   /** Clears the clock; resolves once every stopped scenario's processes are gone. */
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.offInterrupt();
     await Promise.all(this.stopping);
   }
 }

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import type { CallOptions, CallResult } from "../provider/call.js";
+import { onInterrupt } from "../../core/interrupt.js";
 import { withMallocThreshold } from "../malloc-env.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 import { removeSpool, spoolRequest } from "./spool.js";
@@ -176,6 +177,10 @@ export function closeLauncher(): void {
   shared = undefined;
   removeSpool();
 }
+
+// Interrupted (core/interrupt.ts), no call starts any more: the launchers go now, and with them
+// the candidates of the calls still out (their callers drop those calls).
+onInterrupt(closeLauncher);
 
 /** The pids of the launcher processes running now (a bench reads their CPU time). */
 export function launcherPids(): number[] {

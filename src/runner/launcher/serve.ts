@@ -5,8 +5,8 @@
  * the more it does between spawns; the kit, with its schemas, generators and judges loaded,
  * is neither small nor idle, so it hands every launch to this process.
  *
- * When the kit goes away (the IPC channel closes), or a signal ends this process, every
- * process group still running is killed first.
+ * When the kit goes away (the IPC channel closes), or SIGTERM or SIGHUP ends this process,
+ * every process group still running is killed first. SIGINT is the kit's to act on.
  */
 import { launchForKit } from "../launch-start.js";
 import { knowLaunchers } from "../leftovers.js";
@@ -82,7 +82,12 @@ process.on("disconnect", () => {
   process.exit(0);
 });
 
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+// A Ctrl-C reaches every process of the terminal's process group, this one too: the kit decides
+// (core/interrupt.ts: it lets the calls out come back and reports), and if it goes, so does its
+// channel, and with it this process and its candidates (above).
+process.on("SIGINT", () => undefined);
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   process.on(signal, () => {
     killAllGroups();
     process.exit(code);

@@ -9,7 +9,7 @@ import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
 import { sendFreshDir, sendWhitespace } from "./again.js";
-import { acceptedOk, ProviderSender, RunTimedOut, type Sent, type SenderOptions } from "./sender.js";
+import { acceptedOk, ProviderSender, RunInterrupted, RunTimedOut, type Sent, type SenderOptions } from "./sender.js";
 
 export interface ProviderSuiteOptions {
   argv: string[];
@@ -56,7 +56,7 @@ const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as Jso
  * Plays the Host: one process per request, in the order describe, validate_config, invoke,
  * dialects, whitespace, hostile, fresh directory; requests that depend on no answer of each
  * other's go `jobs` at once, recorded in that order. At --run-timeout it stops sending (a call still running is ended) and
- * returns what it has, marked context.runTimedOut.
+ * returns what it has, marked context.runTimedOut; interrupted (core/interrupt.ts), likewise, marked context.interrupted.
  */
 export async function recordProviderSession(options: ProviderSuiteOptions): Promise<ProviderTranscript> {
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
@@ -66,7 +66,8 @@ export async function recordProviderSession(options: ProviderSuiteOptions): Prom
     await sendAll(options, transcript, deadline);
   } catch (error) {
     if (!(error instanceof RunTimedOut)) throw error;
-    transcript.context.runTimedOut = runTimeoutMs;
+    if (error instanceof RunInterrupted) transcript.context.interrupted = error.signal;
+    else transcript.context.runTimedOut = runTimeoutMs;
   }
   return transcript;
 }

@@ -8,7 +8,8 @@ import { describeRequest, validateConfigRequest } from "../../core/provider/requ
 import { readResponse } from "../../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout.js";
-import { acceptedOk, ProviderSender, RunTimedOut } from "./sender.js";
+import { interruptReason } from "../../core/interrupt.js";
+import { acceptedOk, ProviderSender, RunInterrupted, RunTimedOut } from "./sender.js";
 
 export interface PolicyRunOptions {
   argv: string[];
@@ -52,7 +53,8 @@ export async function recordPolicyCases(options: PolicyRunOptions): Promise<Poli
     await sendAll(options, sender, record);
   } catch (error) {
     if (!(error instanceof RunTimedOut)) throw error;
-    record.halted = runTimeoutReason(runTimeoutMs, `after ${transcript.exchanges.length} calls, before the kit sent every case`, "--case");
+    const what = `after ${transcript.exchanges.length} calls, before the kit sent every case`;
+    record.halted = error instanceof RunInterrupted ? interruptReason(error.signal, what) : runTimeoutReason(runTimeoutMs, what, "--case");
   }
   return record;
 }

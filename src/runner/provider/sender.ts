@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { KitError } from "../../core/errors.js";
+import { interrupted, type InterruptSignal } from "../../core/interrupt.js";
 import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireJson, type DigestDialectId } from "../../core/json/index.js";
 import { dialectSensitive } from "../../core/provider/digest.js";
 import { bind } from "../../core/provider/requests.js";
@@ -38,9 +39,26 @@ export interface BatchItem extends Sent {
 
 /** Thrown by a call once the run reached --run-timeout; the driver stops sending and the run judges what it has. */
 export class RunTimedOut extends Error {
-  constructor() {
-    super("the run reached --run-timeout");
+  constructor(message = "the run reached --run-timeout") {
+    super(message);
   }
+}
+
+/**
+ * Thrown by a call once the kit was interrupted (core/interrupt.ts): no call starts after it, and
+ * one that comes back after it is dropped, not judged (the launcher may have ended its process).
+ * The driver stops sending as at --run-timeout.
+ */
+export class RunInterrupted extends RunTimedOut {
+  constructor(readonly signal: InterruptSignal) {
+    super(`the kit was interrupted (${signal})`);
+  }
+}
+
+/** Throws RunInterrupted once the kit was interrupted. */
+function checkInterrupt(): void {
+  const signal = interrupted();
+  if (signal !== undefined) throw new RunInterrupted(signal);
 }
 
 const encoder = new TextEncoder();
@@ -136,9 +154,19 @@ export class ProviderSender {
     const { argv, onExchange: _onExchange, deadline, call = callProvider, ...callOptions } = this.options;
     const left = deadline === undefined ? Infinity : Math.floor(deadline - performance.now());
     if (left <= 0) throw new RunTimedOut();
+    checkInterrupt();
     // A call that would outlast the run is cut at the deadline; cut, it is no answer to judge and is dropped.
     const cut = left < callOptions.timeoutMs;
-    const { stdout, stderr, outcome } = await call(argv, sent.bytes, cut ? { ...callOptions, timeoutMs: left } : callOptions);
+    let answer: Awaited<ReturnType<ProviderCall>>;
+    try {
+      answer = await call(argv, sent.bytes, cut ? { ...callOptions, timeoutMs: left } : callOptions);
+    } catch (error) {
+      // Interrupted, the launchers may be gone (a signal to the whole process group): that is the interruption.
+      checkInterrupt();
+      throw error;
+    }
+    checkInterrupt();
+    const { stdout, stderr, outcome } = answer;
     if (cut && outcome.timedOut) throw new RunTimedOut();
     const number = seq();
     // The run's first call could not start the candidate: no call will.

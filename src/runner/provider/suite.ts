@@ -6,6 +6,7 @@ import { buildReport } from "../../core/report/build.js";
 import type { RunReport } from "../../core/report/types.js";
 import type { HostileKind, ProviderTranscript } from "../../core/provider/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout.js";
+import { interruptReason } from "../../core/interrupt.js";
 import { PROVIDER_UNITS, providerPurposeUnit, providerShardView, providerUnits, type ProviderUnit } from "../../core/provider/shard.js";
 import { shardResults, type Shard } from "../../core/report/shard.js";
 import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
@@ -84,8 +85,9 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
   const judged = judgeProviderTranscript(transcript, selected);
   const { deselected } = judged;
   // Cut short, the kit cannot tell what the unsent requests would have shown: every skip says so.
-  const cut = transcript.context.runTimedOut;
-  const halted = cut === undefined ? undefined : runTimeoutReason(cut, `after ${transcript.exchanges.length} calls, before the kit sent every request`);
+  const { runTimedOut: cut, interrupted: signal } = transcript.context;
+  const where = `after ${transcript.exchanges.length} calls, before the kit sent every request`;
+  const halted = signal !== undefined ? interruptReason(signal, where) : cut === undefined ? undefined : runTimeoutReason(cut, where);
   let results = halted === undefined ? judged.results : judged.results.map((r) => (r.status === "skip" ? { ...r, reason: halted } : r));
   let elsewhere: string[] = [];
   if (options.shard !== undefined && units !== undefined) {
