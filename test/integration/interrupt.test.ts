@@ -91,6 +91,23 @@ describe("an interrupted kit writes its report", () => {
     expect(processesWith(token)).toEqual([]);
   });
 
+  it("policy-test: SIGINT during a slow case skips the cases not answered, with the reason, exit 130", async () => {
+    const out = outDir();
+    const token = tokenOf("policy");
+    const cases = join(ROOT, "examples/reference-provider/policy-tests.yaml");
+    const kit = startKit(["policy-test", cases, "--budget", "60000", "--timeout", "70000", "--config-json", CONFIG, "--out", out, SLOW_PROVIDER, "--", token]);
+    await waitFor(kit.seen, /policy-test describe answered/);
+    kit.child.kill("SIGINT");
+    const result = await kit.child;
+    expect(result.exitCode, kit.seen()).toBe(130);
+    const report = readReport(out);
+    expect(report.halted).toMatch(/^the kit was interrupted \(SIGINT\) after \d+ calls, before the kit sent every case/);
+    expect(report.summary.verdict).toBe("incomplete");
+    expect(report.clauses.length).toBeGreaterThan(0);
+    expect(report.clauses.every((c) => c.status === "skip" && c.reason === report.halted)).toBe(true);
+    expect(processesWith(token)).toEqual([]);
+  });
+
   it("fuzz: SIGINT stops the campaign; no fuzzed clause passes on a cut campaign, exit 130", async () => {
     const out = outDir();
     const token = tokenOf("fuzz");
