@@ -58,13 +58,14 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const value = config ?? { value: {}, document: "{}" };
     const budgetMs = args.budget ?? 5000;
     const timeoutMs = args.timeout ?? budgetMs + 1000;
-    const ctx = await prepareProviderFuzz(argv, value, budgetMs, timeoutMs);
+    const ctx = await untilInterrupted(prepareProviderFuzz(argv, value, budgetMs, timeoutMs));
+    if (ctx === undefined) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 0, seed: budget.seed, failures: [], unit: "request", skipped: "the kit was interrupted before fuzzing started" };
     if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], unit: "request", skipped: ctx.reason };
     // Bound in the dialect the fixed suite found the Provider verifies (fuzz cases are resent in another one on refusal anyway).
     const target = { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) };
     const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
     const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
-    await corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds);
+    await untilInterrupted(corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds));
     const result = await fuzzProvider(ctx, target, budget, corpus !== undefined ? { onResult: corpus.onProviderCase } : {});
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
@@ -74,11 +75,24 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
   const candidate: ReplayCandidate = { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs };
   const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "agent-cli", candidate, budget.seed);
-  await corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args), budget.timeSeconds);
+  await untilInterrupted(corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args), budget.timeSeconds));
   const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
   return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
+}
+
+/**
+ * What `work` gives, or undefined when it failed after the kit was interrupted: its calls out were
+ * ended by the interruption (the launchers went), which is not the candidate's failure nor the kit's.
+ */
+async function untilInterrupted<T>(work: Promise<T> | undefined): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (interrupted() !== undefined) return undefined;
+    throw error;
+  }
 }
 
 /** A shard whose slice of the cases is empty says so (its fuzzed clauses are skipped; merge takes the other shards' verdicts). */

@@ -193,11 +193,12 @@ export async function fuzzProvider(
 
   const failures: FuzzFailure[] = [];
   if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary() };
+  // Interrupted: each case as it failed, not shrunk (its replay file still reproduces it).
+  const unshrunk = (clause: string, first: { index: number; c: ProviderCase; finding: Finding }): FuzzFailure => failureOf(clause, first.finding, first.c, budget.seed, String(first.index));
   for (const [clause, first] of [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index)) {
     const { index } = first;
-    // Interrupted: the case as it failed, not shrunk (its replay file still reproduces it).
     if (interrupted() !== undefined) {
-      failures.push(failureOf(clause, first.finding, first.c, budget.seed, String(index)));
+      failures.push(unshrunk(clause, first));
       continue;
     }
     let last: Finding | undefined;
@@ -210,6 +211,11 @@ export async function fuzzProvider(
       return found === undefined;
     });
     const result = await fc.check(property, { seed: budget.seed, path: String(index), numRuns: budget.runs });
+    // Interrupted while shrinking, a call out may have been ended by it: what fast-check kept is not trusted.
+    if (interrupted() !== undefined) {
+      failures.push(unshrunk(clause, first));
+      continue;
+    }
     const shrunk = result.counterexample?.[0];
     if (!result.failed || shrunk === undefined) continue;
     // Re-evaluate the shrunk case so the finding describes exactly what the replay file holds.

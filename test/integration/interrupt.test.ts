@@ -108,6 +108,23 @@ describe("an interrupted kit writes its report", () => {
     expect(processesWith(token)).toEqual([]);
   });
 
+  it("fuzz: SIGINT before the first case (describe still out) reports every fuzzed clause skipped, not a kit error", async () => {
+    const out = outDir();
+    const token = tokenOf("prepare");
+    // The slow provider answers describe after 0.5 s: the signal comes while fuzzing prepares.
+    const kit = startKit(["fuzz", "--protocol", "provider", "--fuzz-runs", "50", "--seed", "7", "--config-json", CONFIG, "--out", out, SLOW_PROVIDER, token]);
+    await waitFor(kit.seen, /fuzzing provider with seed 7/);
+    kit.child.kill("SIGINT");
+    const result = await kit.child;
+    expect(result.exitCode, kit.seen()).toBe(130);
+    expect(kit.seen()).not.toContain("internal error");
+    const report = readReport(out);
+    expect(report.halted).toMatch(/^the kit was interrupted \(SIGINT\) while fuzzing, after 0 cases/);
+    expect(report.clauses.length).toBeGreaterThan(0);
+    expect(report.clauses.every((c) => c.status === "skip" && c.reason === report.halted)).toBe(true);
+    expect(processesWith(token)).toEqual([]);
+  });
+
   it("fuzz: SIGINT stops the campaign; no fuzzed clause passes on a cut campaign, exit 130", async () => {
     const out = outDir();
     const token = tokenOf("fuzz");

@@ -143,7 +143,8 @@ export async function fuzzAgentCli(
   });
   const left = deadline - performance.now();
   const details = await fc.check(property, { seed: budget.seed, path: String(first.index), numRuns: budget.runs, ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.round(left)) } : {}) });
-  const shrunk = details.failed && details.counterexample !== null && details.counterexamplePath !== null;
+  // Interrupted while shrinking, a session out was ended by it: what fast-check kept is not trusted.
+  const shrunk = interrupted() === undefined && details.failed && details.counterexample !== null && details.counterexamplePath !== null;
   const violation = shrunk ? violationOf(details.errorInstance) : found;
   const fromCommands = shrunk ? stepsOfCounterexample(details.counterexample) : undefined;
   const steps = fromCommands !== undefined && fromCommands.length > 0 ? fromCommands : shrunk ? (lastFailing ?? first.executed) : first.executed;
