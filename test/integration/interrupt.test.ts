@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { describe, expect, it } from "vitest";
+import type { RunReport } from "../../src/core/report/types.js";
 import { CLI, readReport, ROOT, useTempDirs } from "./cli.js";
 
 const REFERENCE_CLI = join(ROOT, "examples/reference-agent-cli/agent-cli.mjs");
@@ -44,46 +45,56 @@ function processesWith(token: string): string[] {
   });
 }
 
+/**
+ * Runs the kit with `args` (its report going to `out`), sends `signal` once `marker` shows (and
+ * `afterMs` later), and checks it exits with the signal's code, with no kit error; returns the
+ * report, what the kit printed, and how long it took to exit after the signal.
+ */
+async function interruptKit(args: string[], out: string, marker: RegExp, signal: "SIGINT" | "SIGTERM", afterMs = 0): Promise<{ report: RunReport; seen: string; tookMs: number }> {
+  const kit = startKit([...args.slice(0, 1), "--out", out, ...args.slice(1)]);
+  await waitFor(kit.seen, marker);
+  if (afterMs > 0) await new Promise((resolve) => setTimeout(resolve, afterMs));
+  const signalled = Date.now();
+  kit.child.kill(signal);
+  const result = await kit.child;
+  const tookMs = Date.now() - signalled;
+  expect(result.exitCode, kit.seen()).toBe(signal === "SIGINT" ? 130 : 143);
+  expect(kit.seen()).not.toContain("internal error");
+  return { report: readReport(out), seen: kit.seen(), tookMs };
+}
+
+/** Every clause of the report is skipped with the reason its first line gives. */
+function expectAllSkipped(report: RunReport): void {
+  expect(report.clauses.length).toBeGreaterThan(0);
+  expect(report.clauses.filter((c) => c.status !== "skip" || c.reason !== report.halted).map((c) => c.id)).toEqual([]);
+}
+
 /** A token only this test's candidate processes carry on their command line. */
 const tokenOf = (name: string): string => `awp-interrupt-${name}-${process.pid}-${Date.now()}`;
 
 describe("an interrupted kit writes its report", () => {
   it("agent-cli: SIGINT mid-run ends the CLI's processes, skips the unfinished scenarios with the reason, exits 130", async () => {
-    const out = outDir();
     const model = tokenOf("agent");
     // failures-stall waits up to 180 s for a stalled turn: it is running when the signal comes.
     const env = ["--env", "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "--env", "AWP_REFERENCE_API_KEY={{fixture.token}}"];
-    const kit = startKit(["run", "--protocol", "agent-cli", "--scenario", "basic", "--scenario", "failures-stall", "--jobs", "1", "--model", model, ...env, "--out", out, REFERENCE_CLI]);
-    await waitFor(kit.seen, /scenario basic /);
-    kit.child.kill("SIGINT");
-    const result = await kit.child;
-    expect(result.exitCode, kit.seen()).toBe(130);
-    const report = readReport(out);
+    const { report, seen } = await interruptKit(["run", "--protocol", "agent-cli", "--scenario", "basic", "--scenario", "failures-stall", "--jobs", "1", "--model", model, ...env, REFERENCE_CLI], outDir(), /scenario basic /, "SIGINT");
     expect(report.halted).toMatch(/^the kit was interrupted \(SIGINT\) before every scenario finished/);
     expect(report.summary.verdict).toBe("incomplete");
     expect(report.clauses.filter((c) => c.status === "fail").map((c) => c.id)).toEqual([]);
     // The basic scenario's clauses were judged; the stall probe's were not, and say why.
     expect(report.clauses.find((c) => c.id === "agent-cli/session/init-event")?.status).toBe("pass");
     expect(report.clauses.find((c) => c.id === "agent-cli/failures/model-stall")).toMatchObject({ status: "skip", reason: expect.stringMatching(/^the kit was interrupted \(SIGINT\) before the failures-stall scenario finished/) });
-    expect(kit.seen()).toContain("SIGINT: stopping");
+    expect(seen).toContain("SIGINT: stopping");
     expect(processesWith(model)).toEqual([]);
   });
 
   it("provider: SIGTERM during a slow call ends it at once, reports the calls before it, exits 143", async () => {
-    const out = outDir();
     const token = tokenOf("provider");
     // describe and validate_config answer after 0.5 s; each invoke after half of --budget, 30 s.
     // The signal comes once describe answered, and 2 s later: most likely while the first invoke is out.
-    const kit = startKit(["run", "--protocol", "provider", "--budget", "60000", "--timeout", "70000", "--config-json", CONFIG, "--out", out, SLOW_PROVIDER, token]);
-    await waitFor(kit.seen, /phase describe done/);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const signalled = Date.now();
-    kit.child.kill("SIGTERM");
-    const result = await kit.child;
-    expect(result.exitCode, kit.seen()).toBe(143);
+    const { report, tookMs } = await interruptKit(["run", "--protocol", "provider", "--budget", "60000", "--timeout", "70000", "--config-json", CONFIG, SLOW_PROVIDER, token], outDir(), /phase describe done/, "SIGTERM", 2000);
     // Not the rest of a 30 s invoke: the launchers and their candidates went at once.
-    expect(Date.now() - signalled).toBeLessThan(15_000);
-    const report = readReport(out);
+    expect(tookMs).toBeLessThan(15_000);
     expect(report.halted).toMatch(/^the kit was interrupted \(SIGTERM\) after \d+ calls, before the kit sent every request/);
     expect(report.summary.verdict).toBe("incomplete");
     expect(report.clauses.filter((c) => c.status === "fail").map((c) => c.id)).toEqual([]);
@@ -92,53 +103,30 @@ describe("an interrupted kit writes its report", () => {
   });
 
   it("policy-test: SIGINT during a slow case skips the cases not answered, with the reason, exit 130", async () => {
-    const out = outDir();
     const token = tokenOf("policy");
     const cases = join(ROOT, "examples/reference-provider/policy-tests.yaml");
-    const kit = startKit(["policy-test", cases, "--budget", "60000", "--timeout", "70000", "--config-json", CONFIG, "--out", out, SLOW_PROVIDER, "--", token]);
-    await waitFor(kit.seen, /policy-test describe answered/);
-    kit.child.kill("SIGINT");
-    const result = await kit.child;
-    expect(result.exitCode, kit.seen()).toBe(130);
-    const report = readReport(out);
+    const { report } = await interruptKit(["policy-test", cases, "--budget", "60000", "--timeout", "70000", "--config-json", CONFIG, SLOW_PROVIDER, "--", token], outDir(), /policy-test describe answered/, "SIGINT");
     expect(report.halted).toMatch(/^the kit was interrupted \(SIGINT\) after \d+ calls, before the kit sent every case/);
     expect(report.summary.verdict).toBe("incomplete");
-    expect(report.clauses.length).toBeGreaterThan(0);
-    expect(report.clauses.every((c) => c.status === "skip" && c.reason === report.halted)).toBe(true);
+    expectAllSkipped(report);
     expect(processesWith(token)).toEqual([]);
   });
 
   it("fuzz: SIGINT before the first case (describe still out) reports every fuzzed clause skipped, not a kit error", async () => {
-    const out = outDir();
     const token = tokenOf("prepare");
     // The slow provider answers describe after 0.5 s: the signal comes while fuzzing prepares.
-    const kit = startKit(["fuzz", "--protocol", "provider", "--fuzz-runs", "50", "--seed", "7", "--config-json", CONFIG, "--out", out, SLOW_PROVIDER, token]);
-    await waitFor(kit.seen, /fuzzing provider with seed 7/);
-    kit.child.kill("SIGINT");
-    const result = await kit.child;
-    expect(result.exitCode, kit.seen()).toBe(130);
-    expect(kit.seen()).not.toContain("internal error");
-    const report = readReport(out);
+    const { report } = await interruptKit(["fuzz", "--protocol", "provider", "--fuzz-runs", "50", "--seed", "7", "--config-json", CONFIG, SLOW_PROVIDER, token], outDir(), /fuzzing provider with seed 7/, "SIGINT");
     expect(report.halted).toMatch(/^the kit was interrupted \(SIGINT\) while fuzzing, after 0 cases/);
-    expect(report.clauses.length).toBeGreaterThan(0);
-    expect(report.clauses.every((c) => c.status === "skip" && c.reason === report.halted)).toBe(true);
+    expectAllSkipped(report);
     expect(processesWith(token)).toEqual([]);
   });
 
   it("fuzz: SIGINT stops the campaign; no fuzzed clause passes on a cut campaign, exit 130", async () => {
-    const out = outDir();
     const token = tokenOf("fuzz");
-    const kit = startKit(["fuzz", "--protocol", "provider", "--fuzz-runs", "5000", "--seed", "7", "--config-json", CONFIG, "--out", out, REFERENCE_PROVIDER, token]);
-    await waitFor(kit.seen, /fuzzing provider with seed 7/);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    kit.child.kill("SIGINT");
-    const result = await kit.child;
-    expect(result.exitCode, kit.seen()).toBe(130);
-    const report = readReport(out);
+    const { report } = await interruptKit(["fuzz", "--protocol", "provider", "--fuzz-runs", "5000", "--seed", "7", "--config-json", CONFIG, REFERENCE_PROVIDER, token], outDir(), /fuzzing provider with seed 7/, "SIGINT", 1500);
     expect(report.halted).toMatch(/^the kit was interrupted \(SIGINT\) while fuzzing, after \d+ cases/);
     expect(report.summary.verdict).toBe("incomplete");
-    expect(report.clauses.length).toBeGreaterThan(0);
-    expect(report.clauses.filter((c) => c.status !== "skip").map((c) => c.id)).toEqual([]);
+    expectAllSkipped(report);
     expect(processesWith(token)).toEqual([]);
   });
 });
