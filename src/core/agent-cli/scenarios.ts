@@ -2,6 +2,8 @@
  * The scenarios the kit drives, by name, and the clauses each one can judge. The runner
  * implements them; checks find transcripts by these names (golden files carry them too).
  */
+import type { InterruptSignal } from "../interrupt.js";
+
 export const SCENARIOS = {
   basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/consistency", "agent-cli/secrets", "agent-cli/termination/stdin-eof", "agent-cli/termination/no-leftover-processes"], about: "two turns, then the end of stdin (after the long quiet window)" },
   queued: { judges: ["agent-cli/turns/terminal-in-order", "agent-cli/turns/one-terminal-per-turn"], about: "three turns written back to back" },
@@ -109,5 +111,5 @@ export interface ScenarioStop {
   /** False when the scenario never started. */
   started: boolean;
   /** interrupted: the signal the kit got. */
-  signal?: "SIGINT" | "SIGTERM";
+  signal?: InterruptSignal;
 }

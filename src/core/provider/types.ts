@@ -1,5 +1,6 @@
 import type { DigestDialectId, JsonValue } from "../json/index.js";
 import type { ProcessOutcome } from "../process-outcome.js";
+import type { InterruptSignal } from "../interrupt.js";
 
 export const API_VERSION = "aw-provider/v1alpha1";
 export const MAX_MESSAGE_BYTES = 1_048_576;
@@ -114,7 +115,7 @@ export interface ProviderContext {
   /** Set when the run reached --run-timeout (its value in ms): the kit sent nothing after it. */
   runTimedOut?: number;
   /** Set when the kit was interrupted (core/interrupt.ts): it sent nothing after it. */
-  interrupted?: "SIGINT" | "SIGTERM";
+  interrupted?: InterruptSignal;
 }
 
 export interface ProviderTranscript {

@@ -7,7 +7,7 @@ import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type ScenarioName, type ScenarioStop, t
 import { recordFixtures } from "./fixture-events.js";
 import { LiveSession, type ExitInfo, type HostSignal, type StdoutLine } from "./session.js";
 import { ScenarioStopped, type Block, type ScenarioSetup } from "./scenario-setup.js";
-import type { InterruptSignal } from "../../core/interrupt.js";
+import { interrupted } from "../../core/interrupt.js";
 
 export { ScenarioStopped, type Block, type ScenarioSetup } from "./scenario-setup.js";
 
@@ -88,8 +88,9 @@ export class ScenarioContext {
    * Stops the scenario from outside (the run stopped): every process is ended now, pending
    * waits settle, and the next step throws. A scenario already stopped keeps its own cause.
    */
-  abort(cause: Exclude<StopCause, "unanswered">, signal?: InterruptSignal): Promise<void> {
+  abort(cause: Exclude<StopCause, "unanswered">): Promise<void> {
     if (this.stopped === undefined) {
+      const signal = cause === "interrupted" ? interrupted() : undefined;
       this.stopped = { scenario: this.scenarioName(), cause, started: true, ...(signal !== undefined ? { signal } : {}) };
       this.note(ABORT_NOTES[cause]);
     }

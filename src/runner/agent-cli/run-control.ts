@@ -10,7 +10,7 @@
  *
  * An interruption of the kit (core/interrupt.ts) stops every scenario the same way.
  */
-import { onInterrupt, type InterruptSignal } from "../../core/interrupt.js";
+import { onInterrupt } from "../../core/interrupt.js";
 import type { StopCause } from "../../core/agent-cli/scenarios.js";
 import type { ScenarioContext } from "./context.js";
 
@@ -22,16 +22,12 @@ export class RunControl {
   private cause: RunStopCause | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly stopping: Promise<void>[] = [];
-  private signal: InterruptSignal | undefined;
   private readonly offInterrupt: () => void;
 
   /** Starts the --run-timeout clock, and listens for an interruption. */
   constructor(runTimeoutMs: number) {
     this.timer = setTimeout(() => this.halt("run-timeout"), Math.min(runTimeoutMs, 2_147_483_647));
-    this.offInterrupt = onInterrupt((signal) => {
-      this.signal ??= signal;
-      this.halt("interrupted");
-    });
+    this.offInterrupt = onInterrupt(() => this.halt("interrupted"));
   }
 
   /** Why the run stopped its scenarios, once it did. */
@@ -42,7 +38,7 @@ export class RunControl {
   /** A scenario starts: it is stopped at once if the run already stopped. */
   enter(ctx: ScenarioContext): void {
     this.running.add(ctx);
-    if (this.cause !== undefined) this.stopping.push(ctx.abort(this.cause, this.signal));
+    if (this.cause !== undefined) this.stopping.push(ctx.abort(this.cause));
   }
 
   /** A scenario ended: whether its CLI wrote a JSON line still counts for the rule. */
@@ -61,7 +57,7 @@ export class RunControl {
   halt(cause: RunStopCause): void {
     if (this.cause !== undefined) return;
     this.cause = cause;
-    for (const ctx of this.running) this.stopping.push(ctx.abort(cause, this.signal));
+    for (const ctx of this.running) this.stopping.push(ctx.abort(cause));
   }
 
   /** Clears the clock; resolves once every stopped scenario's processes are gone. */
