@@ -1,6 +1,6 @@
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { KitError } from "../core/errors.js";
-import { interrupted, interruptReason } from "../core/interrupt.js";
+import { interrupted, interruptReason, untilInterrupted } from "../core/interrupt.js";
 import { isDigestDialect } from "../core/json/index.js";
 import { buildReport } from "../core/report/build.js";
 import type { Protocol, RunReport } from "../core/report/types.js";
@@ -80,19 +80,6 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
   return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
-}
-
-/**
- * What `work` gives, or undefined when it failed after the kit was interrupted: its calls out were
- * ended by the interruption (the launchers went), which is not the candidate's failure nor the kit's.
- */
-async function untilInterrupted<T>(work: Promise<T> | undefined): Promise<T | undefined> {
-  try {
-    return await work;
-  } catch (error) {
-    if (interrupted() !== undefined) return undefined;
-    throw error;
-  }
 }
 
 /** A shard whose slice of the cases is empty says so (its fuzzed clauses are skipped; merge takes the other shards' verdicts). */

@@ -47,6 +47,19 @@ export function interrupt(signal: InterruptSignal): boolean {
   return true;
 }
 
+/**
+ * What `work` gives, or undefined when it failed after the kit was interrupted: its calls out were
+ * ended by the interruption (the launchers went), which is neither the candidate's failure nor the kit's.
+ */
+export async function untilInterrupted<T>(work: Promise<T> | undefined): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (asked !== undefined) return undefined;
+    throw error;
+  }
+}
+
 /** Exit code of a process ended by `signal` (128 + its number), as shells report it. */
 export const interruptExitCode = (signal: InterruptSignal): number => (signal === "SIGINT" ? 130 : 143);
 

@@ -5,7 +5,7 @@ import { judgeClauses } from "../core/report/judge.js";
 import { gotFurther, refusedForBinding, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { Finding } from "../core/report/types.js";
-import { interrupted } from "../core/interrupt.js";
+import { interrupted, untilInterrupted } from "../core/interrupt.js";
 import { callProvider, type ProviderCall } from "../runner/provider/call.js";
 import { CaseStream, type CaseSource } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
@@ -171,16 +171,9 @@ export async function fuzzProvider(
       // While this case's first request is out, the kit's own work is done: judging the cases
       // that came back (and, once this one was taken, fast-check generates the next).
       judgeReturned();
-      let transcript: ProviderTranscript;
-      try {
-        transcript = await running;
-      } catch (error) {
-        // Interrupted, the launchers may be gone (a signal to the whole process group): the case is dropped.
-        if (interrupted() !== undefined) return;
-        throw error;
-      }
-      // A case that came back after an interruption is dropped, not judged: its process may have been ended by it.
-      if (interrupted() !== undefined) return;
+      const transcript = await untilInterrupted(running);
+      // A case that failed or came back after an interruption is dropped, not judged: its process may have been ended by it.
+      if (transcript === undefined || interrupted() !== undefined) return;
       returned.push({ c, index, transcript });
     }
   };
