@@ -58,20 +58,22 @@ function results(run: AgentRun): { transcript: Transcript; line: OutLine; result
 
 const NO_RESULTS = notApplicable("the CLI wrote no result event (a raw stream may end its turns with message_stop)");
 
-/** Consistent error results only: an inconsistent one fails result-shape. */
-function errorResults(run: AgentRun): ReturnType<typeof results> {
-  return results(run).filter(({ result }) => result.is_error === true && typeof result.subtype === "string" && result.subtype !== "success");
+/** Results that say is_error true. */
+const flaggedErrors = (run: AgentRun): ReturnType<typeof results> => results(run).filter(({ result }) => result.is_error === true);
+
+/** Consistent error results only (of those flagged): an inconsistent one fails result-shape. */
+function errorResults(flagged: ReturnType<typeof results>): ReturnType<typeof results> {
+  return flagged.filter(({ result }) => typeof result.subtype === "string" && result.subtype !== "success");
 }
 
 /**
- * Why error-code judged nothing: no result said is_error true, or every one that did was
- * inconsistent (subtype success, as Claude Code writes after a model error), which
- * result-shape fails; its code is judged once that is fixed, not taken as absent.
+ * Why error-code judged nothing, given the results flagged is_error true: there were none, or
+ * every one was inconsistent (subtype success, as Claude Code writes after a model error),
+ * which result-shape fails; its code is judged once that is fixed, not taken as absent.
  */
-function unjudgedErrors(run: AgentRun): Unjudged {
-  const inconsistent = results(run).filter(({ result }) => result.is_error === true);
-  if (inconsistent.length === 0) return notApplicable("no error result was written");
-  return skip(`every error result (is_error true) said subtype ${show(inconsistent[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
+function unjudgedErrors(flagged: ReturnType<typeof results>): Unjudged {
+  if (flagged.length === 0) return notApplicable("no error result was written");
+  return skip(`every error result (is_error true) said subtype ${show(flagged[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
 }
 
 const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && ERROR_CODE.test(r.result);
@@ -239,19 +241,21 @@ export const turnChecks: Check<AgentRun>[] = [
   },
   {
     clause: `${ID}/error-code`,
-    judge: (run) =>
-      judgeEach(
-        errorResults(run),
+    judge: (run) => {
+      const flagged = flaggedErrors(run);
+      return judgeEach(
+        errorResults(flagged),
         ({ transcript, line, result }) =>
           hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one, and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) matching ^[a-z0-9_:-]{1,160}$", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
-        unjudgedErrors(run),
-      ),
+        unjudgedErrors(flagged),
+      );
+    },
   },
   {
     clause: `${ID}/error-code-in-result`,
     judge: (run) =>
       judgeEach(
-        errorResults(run).filter(({ result }) => hasCode(result)),
+        errorResults(flaggedErrors(run)).filter(({ result }) => hasCode(result)),
         ({ transcript, line, result }) =>
           codeInResult(result) ? [] : [finding(`${ID}/error-code-in-result`, { transcript, lines: [line] }, `the error result carries its code only in subtype ${show(result.subtype)}; the Desktop shows cc_${String(result.subtype)}`, { expected: "the code in result, as the contract's failure form has it", seen: `result ${show(result.result)}` })],
         notApplicable("no error result with a machine-readable code was written"),
