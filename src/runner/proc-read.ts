@@ -22,6 +22,8 @@ export interface Stat {
   ppid: number;
   pgrp: number;
   startTicks: number;
+  /** User + system CPU time of all its threads so far, in clock ticks (utime + stime). */
+  cpuTicks: number;
   comm: string;
 }
 
@@ -35,7 +37,7 @@ export function readStat(proc: string, pid: number): Stat | undefined {
   const fields = text.slice(close + 2).split(" ");
   const startTicks = Number(fields[19]);
   if (close < 0 || !Number.isFinite(startTicks)) return undefined;
-  return { state: fields[0] ?? "?", ppid: Number(fields[1]), pgrp: Number(fields[2]), startTicks, comm: text.slice(text.indexOf("(") + 1, close) };
+  return { state: fields[0] ?? "?", ppid: Number(fields[1]), pgrp: Number(fields[2]), startTicks, cpuTicks: Number(fields[11]) + Number(fields[12]), comm: text.slice(text.indexOf("(") + 1, close) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PROC_ROOT, readStat } from "../../src/runner/proc-read.js";
 
 const CLI = fileURLToPath(new URL("../../examples/reference-agent-cli/agent-cli.mjs", import.meta.url));
 const API_KEY = "sk-test-DO-NOT-PRINT-7f3a9c";
@@ -224,16 +225,10 @@ function start(args: string[] = ["--model", "test-model"], extra: Record<string,
   return cli;
 }
 
-/** User + system CPU time of a live process (all its threads) in ms, from /proc; undefined once it is gone. */
+/** User + system CPU time of a live process (all its threads) in ms, from /proc (100 ticks a second); undefined once it is gone. */
 function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After "(comm) ": state is field 3; utime and stime are fields 14 and 15, in clock ticks (100 per second).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
+  const ticks = readStat(PROC_ROOT, pid)?.cpuTicks;
+  return ticks === undefined ? undefined : ticks * 10;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
