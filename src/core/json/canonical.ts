@@ -1,7 +1,7 @@
 import { DEFAULT_DIGEST_DIALECT, type DigestDialectId } from "./dialects.js";
 import { integerInRange } from "./numbers.js";
 import { serdeReadFloat } from "./serde-float.js";
-import { serialize, type SerializeStyle } from "./serialize.js";
+import { serialize, serializeParts, writtenAsIs, type SerializeStyle } from "./serialize.js";
 import type { JsonObject, JsonValue } from "./types.js";
 
 /** Maps a UTF-16 code unit so that code unit order becomes code point order. */
@@ -21,7 +21,6 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const NEEDS_WORK = /["\\\u0000-\u001f\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const ESCAPE = /["\\\u0000-\u001f]/g;
 const SHORT: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
@@ -32,7 +31,7 @@ function escapeChar(ch: string): string {
 
 /** serde_json string formatting: minimal escapes, lowercase \u00xx, everything else raw. */
 function canonicalString(s: string): string {
-  if (!NEEDS_WORK.test(s)) return '"' + s + '"';
+  if (writtenAsIs(s)) return '"' + s + '"';
   if (LONE_SURROGATE.test(s)) throw new Error(`canonicalJson: string contains a lone surrogate: ${JSON.stringify(s)}`);
   return '"' + s.replace(ESCAPE, escapeChar) + '"';
 }
@@ -65,8 +64,8 @@ export function formatF64(x: number, dialect: DigestDialectId = DEFAULT_DIGEST_D
 const sortedKeys = (obj: JsonObject): string[] => Object.keys(obj).sort(compareCodePoints);
 
 const canonicalStyles: Record<DigestDialectId, SerializeStyle> = {
-  ryu: { keys: sortedKeys, string: canonicalString, number: (x) => formatF64(x, "ryu") },
-  zmij: { keys: sortedKeys, string: canonicalString, number: (x) => formatF64(x, "zmij") },
+  ryu: { keys: sortedKeys, string: canonicalString, number: (x) => formatF64(x, "ryu"), plain: writtenAsIs },
+  zmij: { keys: sortedKeys, string: canonicalString, number: (x) => formatF64(x, "zmij"), plain: writtenAsIs },
 };
 
 /**
@@ -102,6 +101,7 @@ const readBackStyle = (dialect: DigestDialectId): SerializeStyle => ({
     return tokenRead(JSON.stringify(x), dialect);
   },
   bigint: (n) => tokenRead(n.toString(), dialect),
+  plain: writtenAsIs,
 });
 
 const readBackStyles: Record<DigestDialectId, SerializeStyle> = { ryu: readBackStyle("ryu"), zmij: readBackStyle("zmij") };
@@ -115,4 +115,14 @@ const readBackStyles: Record<DigestDialectId, SerializeStyle> = { ryu: readBackS
  */
 export function canonicalReadBack(value: JsonValue, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string {
   return serialize(value, readBackStyles[dialect]);
+}
+
+/** canonicalReadBack's text in parts (serializeParts: a long string value is a part of its own). */
+export function canonicalReadBackParts(value: JsonValue, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string[] {
+  return serializeParts(value, readBackStyles[dialect]);
+}
+
+/** canonicalJson's text in parts (serializeParts). */
+export function canonicalJsonParts(value: JsonValue, dialect: DigestDialectId = DEFAULT_DIGEST_DIALECT): string[] {
+  return serializeParts(value, canonicalStyles[dialect]);
 }

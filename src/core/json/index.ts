@@ -9,8 +9,8 @@ export type {
 } from "./types.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ISSUES } from "./types.js";
 export { parseJson, positionAt } from "./reader.js";
-export { canonicalJson, canonicalReadBack, formatF64 } from "./canonical.js";
+export { canonicalJson, canonicalJsonParts, canonicalReadBack, canonicalReadBackParts, formatF64 } from "./canonical.js";
 export { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, dialectName, digestDialect, isDigestDialect, type DigestDialect, type DigestDialectId } from "./dialects.js";
 export { serdeReadFloat, serdeReadsExactly } from "./serde-float.js";
 export { integerInRange } from "./numbers.js";
-export { wireJson } from "./writer.js";
+export { utf8Join, wireBytes, wireJson } from "./writer.js";

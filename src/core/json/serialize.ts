@@ -7,6 +7,24 @@ export interface SerializeStyle {
   number(n: number): string;
   /** Writes a bigint (default: its decimal digits). */
   bigint?(n: bigint): string;
+  /** Whether `string` writes s as itself between quotes (serializeParts then hands a long s on unwritten). */
+  plain?(s: string): boolean;
+}
+
+/** From this length, serializeParts hands a string value on as its own part when the style writes it plainly. */
+export const LONG_STRING = 64 * 1024;
+
+/** What JSON.stringify and serde_json both write other than as itself: quote, backslash, control characters and (escaped when lone) surrogates. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** The last long string looked at: one megabyte request is written and hashed several times (bound, written, its shape taken). */
+let lastLong: { s: string; plain: boolean } | undefined;
+
+/** Whether JSON.stringify and serde_json both write s as itself between quotes. */
+export function writtenAsIs(s: string): boolean {
+  if (s.length < LONG_STRING) return !ESCAPED.test(s);
+  // The same string (as it mostly is) compares at once; another as long, by its contents.
+  if (lastLong?.s !== s) lastLong = { s, plain: !ESCAPED.test(s) };
+  return lastLong.plain;
 }
 
 interface Frame {
@@ -38,6 +56,23 @@ function leaf(v: JsonValue, style: SerializeStyle): string {
  * Throws on cycles and on values that are not JsonValue.
  */
 export function serialize(root: JsonValue, style: SerializeStyle): string {
+  return write(root, style, undefined);
+}
+
+/**
+ * serialize's text as parts whose concatenation it is: a string value of LONG_STRING code units
+ * or more that the style writes plainly is a part of its own, the text around it the parts
+ * before and after. A megabyte string is then hashed or copied into bytes as it is, not first
+ * copied into one long text (which costs a fresh megabyte of heap each time).
+ */
+export function serializeParts(root: JsonValue, style: SerializeStyle): string[] {
+  const parts: string[] = [];
+  parts.push(write(root, style, parts));
+  return parts;
+}
+
+/** serialize; with `parts`, long plain strings go there (serializeParts) and what is returned is the text after the last. */
+function write(root: JsonValue, style: SerializeStyle, parts: string[] | undefined): string {
   let out = "";
   const stack: Frame[] = [];
   const open = new Set<object>();
@@ -62,6 +97,9 @@ export function serialize(root: JsonValue, style: SerializeStyle): string {
         }
         continue;
       }
+    } else if (parts !== undefined && typeof v === "string" && v.length >= LONG_STRING && style.plain?.(v) === true) {
+      parts.push(out + '"', v);
+      out = '"';
     } else {
       out += leaf(v, style);
     }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { KitError } from "../errors.js";
-import { canonicalJson, canonicalReadBack, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, parseJson, wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
+import { canonicalJson, canonicalReadBackParts, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, parseJson, wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
@@ -36,8 +36,10 @@ function withoutDigest(value: { [key: string]: JsonValue }): { [key: string]: Js
   return rest;
 }
 
-function hash(canonical: string): string {
-  return `sha256:${createHash("sha256").update(canonical, "utf8").digest("hex")}`;
+function hash(canonical: string | readonly string[]): string {
+  const sha = createHash("sha256");
+  for (const part of typeof canonical === "string" ? [canonical] : canonical) sha.update(part, "utf8");
+  return `sha256:${sha.digest("hex")}`;
 }
 
 /**
@@ -47,10 +49,11 @@ function hash(canonical: string): string {
  * times. A value that would not read back as one plain value (a lone surrogate, a number out of
  * range) takes the plain way, which says what is wrong.
  */
-function canonicalText(request: JsonValue | Uint8Array | string, dialect: DigestDialectId): string {
+function canonicalText(request: JsonValue | Uint8Array | string, dialect: DigestDialectId): string | string[] {
   if (request !== null && typeof request === "object" && !Array.isArray(request) && !(request instanceof Uint8Array)) {
     try {
-      return canonicalReadBack(withoutDigest(request), dialect);
+      // In parts: a megabyte string in tool.input is hashed as it is, not copied into one long text first.
+      return canonicalReadBackParts(withoutDigest(request), dialect);
     } catch {
       // Read back below: the same text, or the error that tells why there is none.
     }

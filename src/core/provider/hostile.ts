@@ -1,4 +1,4 @@
-import { wireJson, type DigestDialectId, type JsonValue } from "../json/index.js";
+import { wireBytes, type DigestDialectId, type JsonValue } from "../json/index.js";
 import { bind, describeRequest } from "./requests.js";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES, type HostileKind, type JsonObject } from "./types.js";
 
@@ -48,14 +48,14 @@ function probe(kind: HostileKind, label: string, control: HostileRequest["contro
     control,
     method: String(value.method),
     requestId: String(value.request_id),
-    bytes: bytes ?? encoder.encode(wireJson(value)),
+    bytes: bytes ?? wireBytes(value),
     ...(bytes === undefined ? { value } : {}),
   };
 }
 
 /** A probe whose bytes are the control's wire bytes with one defect. */
 function defect(kind: HostileKind, label: string, control: HostileRequest["control"], edit: (wire: Uint8Array) => Uint8Array): HostileRequest {
-  return probe(kind, label, control, control.value, edit(encoder.encode(wireJson(control.value))));
+  return probe(kind, label, control, control.value, edit(wireBytes(control.value)));
 }
 
 function insert(wire: Uint8Array, at: number, text: string): Uint8Array {
@@ -79,10 +79,21 @@ function nestedObjects(levels: number): JsonValue {
   return value;
 }
 
+/**
+ * `length` x's: a slice of one string made once, flat (Buffer's latin1 text is; "x".repeat is a
+ * tree of halves that is copied flat on first reading), so the oversized probe and its control
+ * cost no fresh megabyte each for their padding.
+ */
+let pad = "";
+function padding(length: number): string {
+  if (pad.length < length) pad = Buffer.alloc(Math.max(length, MAX_MESSAGE_BYTES + 2048), "x").toString("latin1");
+  return pad.slice(0, length);
+}
+
 /** tool.input {"padding": "xxx…"} sized so that the request's wire form is `size` bytes. */
 function padded(request: JsonObject, size: number, rebind: Rebind): JsonObject {
-  const at = (length: number): JsonObject => withTool(request, (tool) => ({ ...tool, input: { padding: "x".repeat(length) } }), rebind);
-  const bare = encoder.encode(wireJson(at(0))).length;
+  const at = (length: number): JsonObject => withTool(request, (tool) => ({ ...tool, input: { padding: padding(length) } }), rebind);
+  const bare = wireBytes(at(0)).length;
   return at(Math.max(0, size - bare));
 }
 

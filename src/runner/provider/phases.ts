@@ -46,7 +46,7 @@ function* hostileItems(sender: ProviderSender, bases: HostileBases, budgetMs: nu
     if (kinds !== undefined && !kinds.includes(probe.kind)) continue;
     const shape = shapeOf(probe.control.value);
     let control = controls.get(shape);
-    const earlier = control === undefined ? sender.sentBefore(probe.control.value) : undefined;
+    const earlier = control === undefined ? sender.sentBefore(shape) : undefined;
     if (earlier === undefined && control === undefined) {
       const value: JsonObject = { ...probe.control.value, request_id: `${probe.requestId}-control` };
       // A control with its own budget_ms (budget 1 against budget 0) is not held to it: only the kit's budget is judged.

@@ -1,7 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { KitError } from "../../core/errors.js";
 import { interrupted, type InterruptSignal } from "../../core/interrupt.js";
-import { canonicalJson, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireJson, type DigestDialectId } from "../../core/json/index.js";
+import { createHash } from "node:crypto";
+import { canonicalJsonParts, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireBytes, type DigestDialectId } from "../../core/json/index.js";
 import { dialectSensitive } from "../../core/provider/digest.js";
 import { bind } from "../../core/provider/requests.js";
 import { gotFurther, refusedForBinding, responseObject } from "../../core/provider/response.js";
@@ -61,17 +62,22 @@ function checkInterrupt(): void {
   if (signal !== undefined) throw new RunInterrupted(signal);
 }
 
-const encoder = new TextEncoder();
 
 /** The Host's view of an answer: exit 0, on time, and a response object with status ok. */
 export function acceptedOk(e: ProviderExchange | undefined): boolean {
   return e !== undefined && responseObject(e)?.status === "ok";
 }
 
-/** What a request means apart from its request_id and input_digest: equal shapes are the same request. */
+/**
+ * What a request means apart from its request_id and input_digest: equal shapes are the same
+ * request. The SHA-256 of its canonical text, hashed in parts (a megabyte request is neither
+ * copied into one text nor kept as a key).
+ */
 export function shapeOf(value: JsonObject): string {
   const { request_id: _id, input_digest: _digest, ...rest } = value;
-  return canonicalJson(rest);
+  const sha = createHash("sha256");
+  for (const part of canonicalJsonParts(rest)) sha.update(part, "utf8");
+  return sha.digest("hex");
 }
 
 /**
@@ -204,9 +210,9 @@ export class ProviderSender {
     this.options.onExchange?.(exchange);
   }
 
-  /** An earlier well-formed request that was exactly `value` apart from request_id and input_digest. */
-  sentBefore(value: JsonObject): ProviderExchange | undefined {
-    return this.byShape.get(shapeOf(value));
+  /** An earlier well-formed request of this shape (shapeOf: exactly the request apart from request_id and input_digest). */
+  sentBefore(shape: string): ProviderExchange | undefined {
+    return this.byShape.get(shape);
   }
 
   /** Sends a well-formed request the kit built (invocations bound in `dialect`, default the current one). */
@@ -225,7 +231,7 @@ export class ProviderSender {
       scenario,
       method: String(request.method),
       requestId: String(request.request_id),
-      bytes: encoder.encode(wireJson(request)),
+      bytes: wireBytes(request),
       value: request,
       ...(invoke ? { digestDialect: chosen } : {}),
       ...extra,

@@ -56,6 +56,14 @@ describe("input_digest", () => {
     expect(() => computeInputDigest(wireJson(lone))).toThrow(KitError);
   });
 
+  it("binds a value with megabyte strings (hashed in parts) as reading its wire text back would", () => {
+    const mega = "x".repeat(1 << 20);
+    const value = { api_version: "aw-provider/v1alpha1", event: { tool: { input: { padding: mega, tail: `${mega}"` } } }, after: mega, n: 1e21 };
+    const wire = wireJson(value);
+    for (const dialect of ["ryu", "zmij"] as const) expect(computeInputDigest(value, dialect)).toBe(computeInputDigest(wire, dialect));
+    expect(computeInputDigest({ ...value, after: `${mega.slice(1)}y` })).not.toBe(computeInputDigest(value));
+  });
+
   const numberArb = fc.oneof(
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.integer(),

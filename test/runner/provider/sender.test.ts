@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { performance } from "node:perf_hooks";
 import type { CallOptions, CallResult } from "../../../src/runner/provider/call.js";
-import { ProviderSender, RunTimedOut, type BatchItem, type Sent } from "../../../src/runner/provider/sender.js";
-import type { ProviderExchange, ProviderTranscript } from "../../../src/core/provider/types.js";
+import { ProviderSender, RunTimedOut, shapeOf, type BatchItem, type Sent } from "../../../src/runner/provider/sender.js";
+import { validateConfigRequest } from "../../../src/core/provider/requests.js";
+import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../../src/core/provider/types.js";
 
 const encoder = new TextEncoder();
 
@@ -126,5 +127,28 @@ describe("ProviderSender.batch", () => {
     const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 1000, call: stand.call }, t);
     expect(await sender.batch([], 2)).toEqual([]);
     expect(stand.started).toEqual([]);
+  });
+});
+
+describe("shapeOf", () => {
+  const invocation = (id: string, padding: string): JsonObject => ({ api_version: "aw-provider/v1alpha1", method: "invoke", request_id: id, event: { tool: { input: { padding } } }, input_digest: `sha256:${id}` });
+
+  it("is the same for requests that differ only in request_id and input_digest, megabyte ones too, and differs otherwise", () => {
+    const mega = "x".repeat(1 << 20);
+    expect(shapeOf(invocation("a", mega))).toBe(shapeOf(invocation("b", `${mega.slice(1)}x`)));
+    expect(shapeOf(invocation("a", mega))).not.toBe(shapeOf(invocation("a", `${mega.slice(1)}y`)));
+    expect(shapeOf(invocation("a", "x"))).not.toBe(shapeOf(invocation("a", "y")));
+    // Key order does not matter (the canonical text sorts keys); what the keys hold does.
+    expect(shapeOf({ b: 1, a: 2 })).toBe(shapeOf({ a: 2, b: 1 }));
+    expect(shapeOf({ a: "1" })).not.toBe(shapeOf({ a: 1 }));
+  });
+
+  it("finds a request sent before by its shape", async () => {
+    const { call } = standIn();
+    const sender = new ProviderSender({ argv: ["provider"], timeoutMs: 1000, call }, transcript());
+    const config = (length: number): JsonObject => validateConfigRequest("v-2", { padding: "x".repeat(length) });
+    const first = await sender.send("control", "the control", validateConfigRequest("v-1", { padding: "x".repeat(70_000) }));
+    expect(sender.sentBefore(shapeOf(config(70_000)))).toBe(first);
+    expect(sender.sentBefore(shapeOf(config(70_001)))).toBeUndefined();
   });
 });
