@@ -5,9 +5,10 @@
  * as the CLI starts its fuzz process (fuzz-process.ts): the second of two runs of the same
  * cases (warm), and the first (cold) beside it; (b0) the same with its cases made beforehand
  * (what the kit's launching and judging allow when generating costs nothing; it shows how much of
- * the gap to (a) is the generating), (c) the fixed provider suite, in this process, as `run`
- * sends it (--jobs 2: the requests that depend on no answer of each other's two at a time), beside (as) its floor:
- * the suite's own requests at the same concurrency; (c1) the suite with --jobs 1 beside (a1) those
+ * the gap to (a) is the generating), (c) the fixed provider suite, in a process of its own as `run`
+ * runs it (suite-process.ts; --jobs 2: the requests that depend on no answer of each other's two
+ * at a time), its second run (warm) and its first (cold) beside it, beside (as) its floor: the
+ * suite's own requests at the same concurrency; (c1) the suite with --jobs 1 beside (a1) those
  * requests one at a time, and (c0) the suite's requests sent one at a time through the kit's
  * launcher with nothing done between calls (what a serial run through a launcher allows when
  * the kit's own work costs nothing). Rounds alternate floor and kit;
@@ -25,19 +26,21 @@ import { casesOf } from "../src/fuzz/cases.js";
 import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
 import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { tunedStart } from "../src/cli/tuned.js";
-import { closeLauncher, currentLauncher, useLauncher } from "../src/runner/launcher/client.js";
+import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
 import { DEFAULT_PROVIDER_JOBS } from "../src/runner/provider/driver.js";
 import type { ProviderExchange } from "../src/core/provider/types.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
+import type { SuiteRates } from "./suite-process.js";
 
 const SEED = 1;
 const ROUNDS = 3;
 const CONFIG = { value: { blocked_tools: ["example_tool"] }, document: '{"blocked_tools":["example_tool"]}' };
 const FLOOR = resolve(packageRoot(), "dist/bench/floor-loop.js");
 const FUZZ_PROCESS = resolve(packageRoot(), "dist/bench/fuzz-process.js");
+const SUITE_PROCESS = resolve(packageRoot(), "dist/bench/suite-process.js");
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -74,6 +77,7 @@ function batchOf(purpose: string): string | undefined {
   if (purpose === "describe" || purpose === "config-valid") return "start";
   if (purpose.startsWith("config-")) return "config";
   if (purpose === "control" || purpose.startsWith("hostile:")) return "hostile";
+  if (purpose === "dialect") return "dialect";
   return purpose === "whitespace" ? "whitespace" : undefined;
 }
 
@@ -116,20 +120,16 @@ function shareRows(label: string, shares: (CpuShare | undefined)[], launched: bo
   ];
 }
 
-async function suiteRun(argv: string[], jobs = DEFAULT_PROVIDER_JOBS): Promise<{ rate: number; exchanges: ProviderExchange[] }> {
-  const started = performance.now();
-  const { transcript } = await runProviderSuite({ argv, config: CONFIG, jobs });
-  const seconds = (performance.now() - started) / 1000;
-  return { rate: transcript.exchanges.length / seconds, exchanges: transcript.exchanges };
+/** The suite's exchanges, run in this process (not timed: they give the floor its bytes). */
+async function suiteExchangesOf(argv: string[]): Promise<ProviderExchange[]> {
+  const { transcript } = await runProviderSuite({ argv, config: CONFIG, jobs: DEFAULT_PROVIDER_JOBS });
+  return transcript.exchanges;
 }
 
-/** The suite's requests sent one at a time through the kit's launcher, each when the one before came back: calls per second. */
-async function launchedSerial(argv: string[], requests: readonly Uint8Array[]): Promise<number> {
-  const launcher = currentLauncher();
-  if (launcher === undefined) throw new Error("the launchers are not built (npm run build)");
-  const started = performance.now();
-  for (const request of requests) await launcher.call(argv, request, { timeoutMs: 6000 });
-  return requests.length / ((performance.now() - started) / 1000);
+/** `run`'s suite in a process of its own (suite-process.ts): its first run (cold), its second (warm), and with `serial` the launcher's own rate. */
+function suiteRates(argv: string[], jobs: number, serial: boolean): SuiteRates {
+  const out = execFileSync(process.execPath, [SUITE_PROCESS, JSON.stringify({ argv, jobs, config: CONFIG, serial })], { encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(out) as SuiteRates;
 }
 
 async function measure(name: string, argv: string[], runs: number, dir: string, withShares: boolean): Promise<BenchResult[]> {
@@ -139,12 +139,12 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const made = await casesOf(providerCaseArb(ctx), SEED, 0, runs);
   const fuzzInputs = made.flatMap((c) => (c.base ? [c.base.bytes, c.bytes] : [c.bytes]));
   const fuzzDir = writeInputs(join(dir, `${name}-fuzz`), fuzzInputs);
-  const suiteExchanges = (await suiteRun(argv)).exchanges;
+  const suiteExchanges = await suiteExchangesOf(argv);
   const suiteRequests = suiteExchanges.map((e) => e.request);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), suiteRequests);
   const parts = suiteParts(join(dir, `${name}-suite-parts`), suiteExchanges);
   const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[] };
-  const rates = { floor1: [] as number[], floorSuite: [] as number[], suite: [] as number[], suite1: [] as number[], serial: [] as number[] };
+  const rates = { floor1: [] as number[], floorSuite: [] as number[], suite: [] as number[], suiteCold: [] as number[], suite1: [] as number[], serial: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     measured.floor.push(floorRate(argv, fuzzDir, 2));
     const fuzz = fuzzRates(argv, runs, false);
@@ -152,13 +152,16 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     measured.cold.push(fuzz.cold);
     measured.made.push(fuzzRates(argv, runs, true).warm);
     rates.floorSuite.push(suiteFloorRate(argv, parts));
-    rates.suite.push((await suiteRun(argv)).rate);
+    const suite = suiteRates(argv, DEFAULT_PROVIDER_JOBS, false);
+    rates.suite.push(suite.warm);
+    rates.suiteCold.push(suite.cold);
     rates.floor1.push(floorRate(argv, suiteDir, 1).rate);
-    rates.suite1.push((await suiteRun(argv, 1)).rate);
-    rates.serial.push(await launchedSerial(argv, suiteRequests));
+    const serial = suiteRates(argv, 1, true);
+    rates.suite1.push(serial.warm);
+    rates.serial.push(serial.serial ?? 0);
   }
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
-  const [a, b, bCold, b0, aSuite, c, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.floor1), median(rates.suite1), median(rates.serial)];
+  const [a, b, bCold, b0, aSuite, c, cCold, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.suiteCold), median(rates.floor1), median(rates.suite1), median(rates.serial)];
   const shares = withShares
     ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
     : [];
@@ -171,10 +174,12 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
     { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
     { name: `(as) floor: Node spawn loop, the suite's ${suiteRequests.length} requests at its concurrency (${parts.filter((part) => part.jobs > 1).length} parts ${DEFAULT_PROVIDER_JOBS} at a time, the rest one at a time), ${name}`, value: aSuite, unit: "calls/s" },
-    { name: `(c) run (provider suite, --jobs ${DEFAULT_PROVIDER_JOBS}, the default), ${name}`, value: c, unit: "calls/s" },
+    { name: `(c) run (provider suite, --jobs ${DEFAULT_PROVIDER_JOBS}, the default), in a process of its own (its second run), ${name}`, value: c, unit: "calls/s" },
     { name: `(c)/(as), ${name}`, value: c / aSuite, unit: "ratio", target: ">= 0.90" },
+    { name: `(c cold) the first run of that process (its modules loading, its code compiling), ${name}`, value: cCold, unit: "calls/s" },
+    { name: `(c cold)/(as), ${name}`, value: cCold / aSuite, unit: "ratio" },
     { name: `(a1) floor: Node spawn loop, jobs 1, the suite's requests, ${name}`, value: a1, unit: "calls/s" },
-    { name: `(c1) run --jobs 1 (provider suite, serial), ${name}`, value: c1, unit: "calls/s" },
+    { name: `(c1) run --jobs 1 (provider suite, serial), in a process of its own (its second run), ${name}`, value: c1, unit: "calls/s" },
     { name: `(c1)/(a1), ${name}`, value: c1 / a1, unit: "ratio" },
     { name: `(c0) the suite's requests one at a time through the launcher, nothing done between calls, ${name}`, value: c0, unit: "calls/s" },
     { name: `(c0)/(a1), ${name}`, value: c0 / a1, unit: "ratio" },
