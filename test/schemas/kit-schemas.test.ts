@@ -66,6 +66,14 @@ describe("schemas/", () => {
   it.each(schemaFiles)("%s compiles with the kit's strict Ajv", (file) => {
     expect(() => kitSchema(file.split("\\").join("/"))).not.toThrow();
   });
+
+  // The kit's Ajv compiles without this check (kitAjv): here, every schema obeys the draft's meta-schema.
+  it.each(schemaFiles)("%s obeys the draft 2020-12 meta-schema", (file) => {
+    const meta = new Ajv2020({ strict: false });
+    const schema = JSON.parse(readFileSync(join(SCHEMAS, file), "utf8")) as object;
+    expect(meta.validateSchema(schema), JSON.stringify(meta.errors)).toBe(true);
+    expect(meta.validateSchema({ ...schema, type: 12 })).toBe(false);
+  });
 });
 
 describe("suites/", () => {

@@ -144,6 +144,11 @@ export class Launchers {
     return this.running.flatMap((launcher) => (launcher.pid === undefined ? [] : [launcher.pid]));
   }
 
+  /** Starts launchers until `count` run (at most the pool's max), before the calls that will need them. */
+  warm(count: number): void {
+    while (this.running.length < Math.min(count, this.max)) this.running.push(this.start());
+  }
+
   call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
     let least = this.running[0];
     for (const launcher of this.running) if (launcher.pendingCalls < (least as LauncherLike).pendingCalls) least = launcher;
@@ -181,6 +186,18 @@ export function closeLauncher(): void {
 // Interrupted (core/interrupt.ts), no call starts any more: the launchers go now, and with them
 // the candidates of the calls still out (their callers drop those calls).
 onInterrupt(closeLauncher);
+
+/**
+ * A run about to send calls `jobs` at a time starts that many launchers now (when they are on):
+ * a launcher takes about 0.1 s to start (a Node process), which then passes while the kit
+ * prepares its first requests (compiling its request schema, say) instead of after, when the
+ * first calls wait for it. A launcher started and not used ends with the others.
+ */
+export function warmLaunchers(jobs: number): void {
+  if (!launching) return;
+  shared ??= new Launchers(MAX_LAUNCHERS);
+  shared.warm(jobs);
+}
 
 /** The pids of the launcher processes running now (a bench reads their CPU time). */
 export function launcherPids(): number[] {

@@ -9,7 +9,8 @@ import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout
 import { interruptReason } from "../../core/interrupt.js";
 import { PROVIDER_UNITS, providerPurposeUnit, providerShardView, providerUnits, type ProviderUnit } from "../../core/provider/shard.js";
 import { shardResults, type Shard } from "../../core/report/shard.js";
-import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
+import { DEFAULT_PROVIDER_JOBS, recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
+import { warmLaunchers } from "../launcher/client.js";
 
 export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
   selection?: Selection;
@@ -74,6 +75,8 @@ export interface ProviderSuiteRun {
 
 /** Runs the whole aw-provider/v1alpha1 suite against one candidate and judges it. */
 export async function runProviderSuite(options: RunProviderSuiteOptions): Promise<ProviderSuiteRun> {
+  // The suite's first batch goes --jobs at once: its launchers start while the kit prepares it.
+  warmLaunchers(options.jobs ?? DEFAULT_PROVIDER_JOBS);
   const selection = options.selection ?? { clause: [], skip: [] };
   const selected = makeSelector(selection);
   const startedAt = new Date();
