@@ -73,6 +73,19 @@ describe("the launcher pool", () => {
     expect(started.map((l) => l.told)).toEqual([[[1000], [1000, 1001]], [[1000, 1001]]]);
   });
 
+  it("warm starts launchers before any call, up to the count and the bound, and the calls then go to them", () => {
+    const { launchers, started } = pool(3);
+    launchers.warm(2);
+    expect(launchers.size).toBe(2);
+    launchers.warm(2);
+    launchers.warm(1);
+    expect(launchers.size).toBe(2);
+    for (const name of ["a", "b"]) void call(launchers, name);
+    expect(started.map((l) => l.calls)).toEqual([["a"], ["b"]]);
+    launchers.warm(8);
+    expect(launchers.size).toBe(3);
+  });
+
   it("close lets every launcher go", () => {
     const { launchers, started } = pool(2);
     void call(launchers, "a");
