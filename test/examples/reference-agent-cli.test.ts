@@ -437,15 +437,20 @@ describe("reference agent CLI: provider failures", () => {
   });
 
   it("times out a silent stream with provider_timeout, then serves the next turn", async () => {
-    stub.script(stallReply("partial"), textReply(["after the stall"]));
-    const cli = start(undefined, { AWP_REFERENCE_TIMEOUT_MS: "500" });
+    // A first turn pays the process's first fetch (slow on a loaded machine, and counted by the
+    // idle timer), so the stalled turn's first piece surely comes before its idle timer runs out.
+    stub.script(textReply(["warm"]), stallReply("partial"), textReply(["after the stall"]));
+    const cli = start(undefined, { AWP_REFERENCE_TIMEOUT_MS: "1000" });
+    cli.sendText("warm up");
     cli.sendText("stall please");
     cli.sendText("again");
-    const [failed, ok] = await cli.waitForResults(2);
+    const [warm, failed, ok] = await cli.waitForResults(3);
+    expect(warm).toMatchObject({ subtype: "success", result: "warm" });
     expectErrorResult(failed, "provider_timeout", ok!.session_id as string);
     // The opened block is closed before the error result.
-    const firstTurn = types(cli.events).slice(0, types(cli.events).indexOf("result") + 1);
-    expect(firstTurn).toEqual(["system", "content_block_start", "content_block_delta", "content_block_stop", "result"]);
+    const all = types(cli.events);
+    const stalled = all.slice(all.indexOf("result") + 1, all.indexOf("result", all.indexOf("result") + 1) + 1);
+    expect(stalled).toEqual(["content_block_start", "content_block_delta", "content_block_stop", "result"]);
     expect(ok).toMatchObject({ subtype: "success", result: "after the stall" });
     expect(await cli.end()).toEqual({ code: 0, signal: null });
   });
