@@ -158,7 +158,8 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     rates.floor1.push(floorRate(argv, suiteDir, 1).rate);
     const serial = suiteRates(argv, 1, true);
     rates.suite1.push(serial.warm);
-    rates.serial.push(serial.serial ?? 0);
+    if (serial.serial === undefined) throw new Error("suite-process.js printed no serial rate");
+    rates.serial.push(serial.serial);
   }
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
   const [a, b, bCold, b0, aSuite, c, cCold, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.suiteCold), median(rates.floor1), median(rates.suite1), median(rates.serial)];
