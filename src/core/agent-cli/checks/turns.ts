@@ -5,8 +5,9 @@ import { exitedAtStart, modelCause } from "../causes.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
-import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
+import { codeInResult, errorResults, flaggedErrors, hasCode, results, unjudgedErrors } from "./turn-results.js";
 
 const ID = "agent-cli/turns";
 
@@ -19,7 +20,6 @@ export const ORDER_SKEW_MS = DEFAULT_BOUNDS.orderSkewMs;
 
 /** The bounds the turns clauses state (test/core/agent-cli/bounds.test.ts holds the texts to them). */
 export const TURNS_BOUNDS: Readonly<Record<string, readonly number[]>> = { "agent-cli/turns/terminal-in-order": [ORDER_SKEW_MS] };
-const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
 
 type Seg = { transcript: Transcript; segment: Segment };
 
@@ -50,42 +50,7 @@ export function missingTerminal(transcript: Transcript, segment: Segment): "host
   return "waiting";
 }
 
-function results(run: AgentRun): { transcript: Transcript; line: OutLine; result: JsonRecord }[] {
-  return allProcesses(run).flatMap(({ transcript, item }) =>
-    item.lines.filter((l) => l.object?.type === "result").map((line) => ({ transcript, line, result: line.object as JsonRecord })),
-  );
-}
-
 const NO_RESULTS = notApplicable("the CLI wrote no result event (a raw stream may end its turns with message_stop)");
-
-/** Results that say is_error true. */
-const flaggedErrors = (run: AgentRun): ReturnType<typeof results> => results(run).filter(({ result }) => result.is_error === true);
-
-/** Consistent error results only (of those flagged): an inconsistent one fails result-shape. */
-function errorResults(flagged: ReturnType<typeof results>): ReturnType<typeof results> {
-  return flagged.filter(({ result }) => typeof result.subtype === "string" && result.subtype !== "success");
-}
-
-/**
- * Why error-code judged nothing, given the results flagged is_error true: there were none, or
- * every one was inconsistent (subtype success, as Claude Code writes after a model error),
- * which result-shape fails; its code is judged once that is fixed, not taken as absent.
- */
-function unjudgedErrors(flagged: ReturnType<typeof results>): Unjudged {
-  if (flagged.length === 0) return notApplicable("no error result was written");
-  return skip(`every error result (is_error true) said subtype ${show(flagged[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
-}
-
-const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && ERROR_CODE.test(r.result);
-
-/**
- * The Desktop's error text is result when it is a string, else cc_<subtype>: a specific
- * subtype (not the generic "error") is a machine-readable code when result is absent.
- */
-function hasCode(r: JsonRecord): boolean {
-  if (typeof r.result === "string") return codeInResult(r);
-  return typeof r.subtype === "string" && ERROR_CODE.test(r.subtype) && r.subtype !== "error";
-}
 
 function blockProblems(segment: Segment): { line: OutLine; message: string }[] {
   const open = new Set<number>();

@@ -1,0 +1,49 @@
+/** The result events of an agent-cli run, and what the turns clauses read of error results: their flag, subtype and code. */
+import type { JsonRecord, OutLine } from "../analysis.js";
+import type { Transcript } from "../types.js";
+import { allProcesses, notApplicable, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+
+const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
+
+/** A result event the CLI wrote, with its line and transcript. */
+export interface ResultEvent {
+  transcript: Transcript;
+  line: OutLine;
+  result: JsonRecord;
+}
+
+/** Every result event the CLI wrote. */
+export function results(run: AgentRun): ResultEvent[] {
+  return allProcesses(run).flatMap(({ transcript, item }) =>
+    item.lines.filter((l) => l.object?.type === "result").map((line) => ({ transcript, line, result: line.object as JsonRecord })),
+  );
+}
+
+/** Results that say is_error true. */
+export const flaggedErrors = (run: AgentRun): ResultEvent[] => results(run).filter(({ result }) => result.is_error === true);
+
+/** Consistent error results only (of those flagged): an inconsistent one fails result-shape. */
+export function errorResults(flagged: ResultEvent[]): ResultEvent[] {
+  return flagged.filter(({ result }) => typeof result.subtype === "string" && result.subtype !== "success");
+}
+
+/**
+ * Why error-code judged nothing, given the results flagged is_error true: there were none, or
+ * every one was inconsistent (subtype success, as Claude Code writes after a model error),
+ * which result-shape fails; its code is judged once that is fixed, not taken as absent.
+ */
+export function unjudgedErrors(flagged: ResultEvent[]): Unjudged {
+  if (flagged.length === 0) return notApplicable("no error result was written");
+  return skip(`every error result (is_error true) said subtype ${show(flagged[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
+}
+
+export const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && ERROR_CODE.test(r.result);
+
+/**
+ * The Desktop's error text is result when it is a string, else cc_<subtype>: a specific
+ * subtype (not the generic "error") is a machine-readable code when result is absent.
+ */
+export function hasCode(r: JsonRecord): boolean {
+  if (typeof r.result === "string") return codeInResult(r);
+  return typeof r.subtype === "string" && ERROR_CODE.test(r.subtype) && r.subtype !== "error";
+}
