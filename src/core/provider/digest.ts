@@ -36,11 +36,14 @@ function withoutDigest(value: { [key: string]: JsonValue }): { [key: string]: Js
   return rest;
 }
 
-function hash(canonical: string | readonly string[]): string {
+/** SHA-256 of a text's UTF-8, lowercase hex; the text may come in parts (serializeParts), hashed one after another. */
+export function sha256Hex(text: string | readonly string[]): string {
   const sha = createHash("sha256");
-  for (const part of typeof canonical === "string" ? [canonical] : canonical) sha.update(part, "utf8");
-  return `sha256:${sha.digest("hex")}`;
+  for (const part of typeof text === "string" ? [text] : text) sha.update(part, "utf8");
+  return sha.digest("hex");
 }
+
+const hash = (canonical: string | readonly string[]): string => `sha256:${sha256Hex(canonical)}`;
 
 /**
  * The canonical text of a request (input_digest left out), as the kit's reader reads its wire

@@ -194,9 +194,7 @@ onInterrupt(closeLauncher);
  * first calls wait for it. A launcher started and not used ends with the others.
  */
 export function warmLaunchers(jobs: number): void {
-  if (!launching) return;
-  shared ??= new Launchers(MAX_LAUNCHERS);
-  shared.warm(jobs);
+  pool()?.warm(jobs);
 }
 
 /** The pids of the launcher processes running now (a bench reads their CPU time). */
@@ -206,6 +204,11 @@ export function launcherPids(): number[] {
 
 /** Where calls go: the launchers when they are on, else undefined (call in process). */
 export function currentLauncher(): Pick<Launchers, "call"> | undefined {
+  return pool();
+}
+
+/** The launchers when they are on (made on first use), else undefined. */
+function pool(): Launchers | undefined {
   if (launching) shared ??= new Launchers(MAX_LAUNCHERS);
   return shared;
 }

@@ -1,9 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { KitError } from "../../core/errors.js";
 import { interrupted, type InterruptSignal } from "../../core/interrupt.js";
-import { createHash } from "node:crypto";
 import { canonicalJsonParts, DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, wireBytes, type DigestDialectId } from "../../core/json/index.js";
-import { dialectSensitive } from "../../core/provider/digest.js";
+import { dialectSensitive, sha256Hex } from "../../core/provider/digest.js";
 import { bind } from "../../core/provider/requests.js";
 import { gotFurther, refusedForBinding, responseObject } from "../../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript, Purpose } from "../../core/provider/types.js";
@@ -62,7 +61,6 @@ function checkInterrupt(): void {
   if (signal !== undefined) throw new RunInterrupted(signal);
 }
 
-
 /** The Host's view of an answer: exit 0, on time, and a response object with status ok. */
 export function acceptedOk(e: ProviderExchange | undefined): boolean {
   return e !== undefined && responseObject(e)?.status === "ok";
@@ -75,9 +73,7 @@ export function acceptedOk(e: ProviderExchange | undefined): boolean {
  */
 export function shapeOf(value: JsonObject): string {
   const { request_id: _id, input_digest: _digest, ...rest } = value;
-  const sha = createHash("sha256");
-  for (const part of canonicalJsonParts(rest)) sha.update(part, "utf8");
-  return sha.digest("hex");
+  return sha256Hex(canonicalJsonParts(rest));
 }
 
 /**
