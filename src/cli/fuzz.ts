@@ -10,6 +10,7 @@ import { prepareProviderFuzz } from "../fuzz/prepare.js";
 import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
 import { replayCommandLine, replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
 import type { FuzzBudget, FuzzFailure } from "../fuzz/types.js";
+import { DEFAULT_PROVIDER_JOBS } from "../runner/provider/jobs.js";
 import { Corpus } from "../fuzz/corpus-run.js";
 import { caseRange, shardOf } from "../core/report/shard.js";
 
@@ -39,7 +40,7 @@ export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {
   if (shard !== undefined && args.seed === undefined) throw new KitError("usage", "--shard with fuzzing needs --seed: every shard must generate the same cases (give each the same --seed)");
   const seed = args.seed ?? (Date.now() ^ (process.pid << 8)) >>> 0;
   if (!Number.isInteger(seed)) throw new KitError("usage", "--seed must be an integer");
-  return { runs, seed, jobs: args.jobs ?? 2, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}), ...(shard !== undefined ? { cases: caseRange(runs, shard) } : {}) };
+  return { runs, seed, jobs: args.jobs ?? DEFAULT_PROVIDER_JOBS, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}), ...(shard !== undefined ? { cases: caseRange(runs, shard) } : {}) };
 }
 
 function writeReplays(failures: FuzzFailure[], candidate: ReplayCandidate, outDir: string): void {

@@ -2,7 +2,8 @@
 // The command line's entry. `awp-conformance mock ...` goes to the mock before yargs or the
 // kit is loaded, so a host configured with it starts fast (src/mocks/cli.ts); `fuzz` runs in a
 // second process with start-up memory settings (tuned.ts); every other command is the kit
-// (program.ts).
+// (program.ts), a provider run's launcher processes started first (early-launchers.ts).
+import { earlyLauncherCount } from "./early-launchers.js";
 import { runTuned, settleTunedProcess, wantsTuning } from "./tuned.js";
 
 if (process.argv[2] === "mock") {
@@ -14,5 +15,7 @@ if (process.argv[2] === "mock") {
 } else if (!settleTunedProcess() && wantsTuning(process.argv)) {
   runTuned(process.argv);
 } else {
+  const launchers = earlyLauncherCount(process.argv);
+  if (launchers > 0) (await import("../runner/launcher/client.js")).startLaunchers(launchers);
   await import("./program.js");
 }

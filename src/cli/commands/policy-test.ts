@@ -7,8 +7,8 @@ import { resolveCandidate } from "../candidate.js";
 import { Progress } from "../progress.js";
 import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 import { handleInterrupts } from "../../core/interrupt.js";
+import { DEFAULT_POLICY_TEST_JOBS as DEFAULT_JOBS } from "../../runner/provider/jobs.js";
 
-const DEFAULT_JOBS = 4;
 
 function positive(value: unknown, flag: string, fallback: number): number {
   if (value === undefined) return fallback;

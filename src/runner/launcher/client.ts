@@ -197,6 +197,12 @@ export function warmLaunchers(jobs: number): void {
   pool()?.warm(jobs);
 }
 
+/** Turns the launchers on and starts `count` of them now, before the kit loads the rest of itself (cli/early-launchers.ts). */
+export function startLaunchers(count: number): void {
+  useLauncher();
+  warmLaunchers(count);
+}
+
 /** The pids of the launcher processes running now (a bench reads their CPU time). */
 export function launcherPids(): number[] {
   return shared?.pids ?? [];

@@ -6,6 +6,7 @@ import { describeRequest, invokeRequest, validateConfigRequest } from "../../cor
 import { readResponse } from "../../core/provider/response.js";
 import { secretsOf, wrongTypedVariants } from "../../core/provider/config.js";
 import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
+import { DEFAULT_PROVIDER_JOBS } from "./jobs.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
 import { sendFreshDir, sendWhitespace } from "./again.js";
@@ -41,8 +42,7 @@ export interface ProviderSuiteOptions {
   jobs?: number;
 }
 
-/** Calls in flight together (where none depends on another's answer), unless --jobs says otherwise: as many as `fuzz` makes by default. */
-export const DEFAULT_PROVIDER_JOBS = 2;
+export { DEFAULT_PROVIDER_JOBS };
 
 /**
  * invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe;
