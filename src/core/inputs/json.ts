@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { parseJson, type JsonIssueKind, type JsonValue } from "../json/index.js";
 import { packageRoot } from "../paths.js";
 import { printableLine } from "../printable.js";
@@ -89,10 +89,17 @@ let ajv: Ajv2020 | undefined;
 const SCHEMA_FILES = ["report.schema.json", "replay.schema.json", "golden.schema.json", "policy-cases.schema.json"];
 const BASE = "https://awp-conformance.dev/schemas/";
 
-/** Ajv for input files: stops at the first error (a hostile file must not make thousands). */
+/**
+ * Ajv for input files: stops at the first error (a hostile file must not make thousands).
+ * Loaded on first use (both packages are CommonJS): a run that reads no such file, a provider
+ * run say, whose modules import this one for scanJson, does not pay for it at start.
+ */
 function inputAjv(): Ajv2020 {
   if (ajv === undefined) {
-    ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });
+    const require = createRequire(import.meta.url);
+    const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const addFormats = require("ajv-formats") as typeof import("ajv-formats");
+    ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
     addFormats.default(ajv);
     for (const name of SCHEMA_FILES) ajv.addSchema(JSON.parse(readFileSync(join(packageRoot(), "schemas", name), "utf8")) as object);
   }
