@@ -7,14 +7,14 @@
  * the same machine the same hour.
  *
  * Runs the suite twice in a row and prints both rates as JSON: the first run of a fresh process
- * (cold: the kit's modules load and its code compiles as it goes; the process's own start-up is
- * not counted) and the second (warm). With `serial`, then sends the second run's requests one at a
+ * (cold: its launchers started before the kit's modules loaded, as the CLI starts them; the kit's
+ * code compiles as it goes; the process's own start-up and imports are not counted) and the
+ * second (warm). With `serial`, then sends the second run's requests one at a
  * time through the launcher with nothing done between calls (the launcher's own rate).
  * Usage: node suite-process.js '{"argv":[...],"jobs":2,"config":{...},"serial":true}'
  */
 import { applyKitV8Policy } from "../src/cli/v8-policy.js";
-import { closeLauncher, currentLauncher, useLauncher } from "../src/runner/launcher/client.js";
-import { runProviderSuite } from "../src/runner/provider/suite.js";
+import { closeLauncher, currentLauncher, startLaunchers } from "../src/runner/launcher/client.js";
 import type { JsonObject } from "../src/core/provider/types.js";
 
 interface Job {
@@ -33,7 +33,9 @@ export interface SuiteRates {
 
 async function main(job: Job): Promise<SuiteRates> {
   applyKitV8Policy();
-  useLauncher();
+  // As the CLI's entry does (cli/early-launchers.ts): the launchers boot while the kit loads.
+  startLaunchers(job.jobs);
+  const { runProviderSuite } = await import("../src/runner/provider/suite.js");
   try {
     const rates: number[] = [];
     let requests: Uint8Array[] = [];
