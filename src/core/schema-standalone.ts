@@ -14,7 +14,7 @@ export function standaloneValidator(relativePath: string): string {
   const { _ } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const standaloneCode = (require("ajv/dist/standalone/index.js") as typeof import("ajv/dist/standalone/index.js")).default;
   // The formats the kit's Ajv adds (ajv-formats' full set), required by the generated code.
-  const ajv = newKitAjv({ source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` });
+  const ajv = newKitAjv({ code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
   const text = kitSchemaText(relativePath);
   const validate = ajv.compile(JSON.parse(text.toString("utf8")) as object);
   return `${standaloneCode(ajv, validate)}\nmodule.exports.sha256 = ${JSON.stringify(sha256(text))};\n`;

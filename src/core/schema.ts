@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from "ajv/dist/2020.js";
 import { sha256 } from "./clauses/snapshot.js";
 import { packageRoot } from "./paths.js";
 
@@ -14,16 +14,17 @@ const require = createRequire(import.meta.url);
 const KIT_AJV_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false } as const;
 
 /**
- * A new Ajv (draft 2020-12, formats, strict) with the kit's options; `code`: Ajv's code options
- * (the build's standalone validators, schema-standalone.ts). Ajv is loaded by the first call
+ * A new Ajv (draft 2020-12, formats, strict) with the kit's options and `options` over them (the
+ * build's standalone validators add code options, schema-standalone.ts; input files stop at the
+ * first error, inputs/json.ts). Ajv is loaded by the first call
  * (both packages are CommonJS), so a command that validates nothing does not pay for it. It
  * does not check the kit's schemas against the draft's meta-schema as it compiles them (a third
  * to a half of compiling the request schema): test/schemas/kit-schemas.test.ts does.
  */
-export function newKitAjv(code?: Record<string, unknown>): Ajv2020 {
+export function newKitAjv(options: Options = {}): Ajv2020 {
   const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   const addFormats = require("ajv-formats") as typeof import("ajv-formats");
-  const instance = new Ajv({ ...KIT_AJV_OPTIONS, ...(code !== undefined ? { code } : {}) });
+  const instance = new Ajv({ ...KIT_AJV_OPTIONS, ...options });
   addFormats.default(instance);
   return instance;
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRequire } from "node:module";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { parseJson, type JsonIssueKind, type JsonValue } from "../json/index.js";
 import { packageRoot } from "../paths.js";
+import { newKitAjv } from "../schema.js";
 import { printableLine } from "../printable.js";
 import { INPUT_LIMITS, type InputKind } from "./limits.js";
 import { inputError } from "./read.js";
@@ -96,11 +96,7 @@ const BASE = "https://awp-conformance.dev/schemas/";
  */
 function inputAjv(): Ajv2020 {
   if (ajv === undefined) {
-    const require = createRequire(import.meta.url);
-    const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-    const addFormats = require("ajv-formats") as typeof import("ajv-formats");
-    ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-    addFormats.default(ajv);
+    ajv = newKitAjv({ allErrors: false, validateSchema: true });
     for (const name of SCHEMA_FILES) ajv.addSchema(JSON.parse(readFileSync(join(packageRoot(), "schemas", name), "utf8")) as object);
   }
   return ajv;
