@@ -1,6 +1,6 @@
 /** The run-level cause of a CLI that never answered a turn, and the reasons of scenarios the kit stopped early. */
 import { describe, expect, it } from "vitest";
-import { neverAnsweredCause } from "../../../src/core/agent-cli/causes.js";
+import { FIXTURE_HINT, neverAnsweredCause } from "../../../src/core/agent-cli/causes.js";
 import { haltCause, judgeAgentRun, stopReason } from "../../../src/core/agent-cli/judge.js";
 import type { Transcript } from "../../../src/core/agent-cli/types.js";
 import { runOf, Script } from "./transcripts.js";
@@ -21,12 +21,20 @@ const partial = (line: string) => (s: Script): Script => {
 
 describe("the CLI never answered a turn", () => {
   it("says what stdout held: nothing, no line break, no JSON object, or no terminal event, and the decisive stderr line", () => {
-    expect(cause(unanswered("basic"))).toBe(
+    expect(cause(unanswered("basic", (s) => s.model()))).toBe(
       "the CLI never answered a turn: no turn got a terminal event within 30000 ms (--turn-timeout); it wrote nothing on stdout; nothing on stderr: make it read one JSON line per turn on stdin and end each turn with a result event; if it is only slow, raise --turn-timeout",
     );
-    expect(cause(unanswered("basic", partial("\u0001\u0002binary")))).toContain('; it wrote 8 characters on stdout and never a line break, starting "\\u0001\\u0002binary"; nothing on stderr:');
-    expect(cause(unanswered("basic", (s) => s.out("Starting up...").out("[1,2]").err("debug: x\nError: no API key configured\n")))).toContain('; it wrote 2 stdout lines, none of them a JSON object; the first: "Starting up..."; stderr says: Error: no API key configured:');
+    expect(cause(unanswered("basic", (s) => partial("\u0001\u0002binary")(s.model())))).toContain('; it wrote 8 characters on stdout and never a line break, starting "\\u0001\\u0002binary"; nothing on stderr:');
+    expect(cause(unanswered("basic", (s) => s.model().out("Starting up...").out("[1,2]").err("debug: x\nError: no API key configured\n")))).toContain('; it wrote 2 stdout lines, none of them a JSON object; the first: "Starting up..."; stderr says: Error: no API key configured:');
     expect(cause(unanswered("basic", (s) => s.out({ type: "system", subtype: "init", session_id: "s" })))).toContain("; it wrote 1 JSON line on stdout but never a terminal event (result or message_stop);");
+  });
+
+  it("says so when the CLI never called the kit's model either (one retrying a model it cannot reach looks mute too), with how to point it at the fixture", () => {
+    const reason = cause(unanswered("basic", (s) => s.out({ type: "system", subtype: "api_retry", attempt: 6 })));
+    expect(reason).toBe(
+      `the CLI never answered a turn: no turn got a terminal event within 30000 ms (--turn-timeout); it wrote 1 JSON line on stdout but never a terminal event (result or message_stop); nothing on stderr; nor did it ever call the kit's model fixture (if it tried: ${FIXTURE_HINT}): make it read one JSON line per turn on stdin and end each turn with a result event; if it is only slow, raise --turn-timeout`,
+    );
+    expect(cause(unanswered("basic"), unanswered("content", (s) => s.model()))).not.toContain("model fixture");
   });
 
   it("is no cause when any turn of the run was answered, when no wait ran out, or for plain stdout captures", () => {

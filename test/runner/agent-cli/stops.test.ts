@@ -76,7 +76,7 @@ describe("a CLI that answers nothing stops the whole run", () => {
     expect(stops.filter((s) => s.cause === "unanswered").length).toBeGreaterThanOrEqual(1);
 
     const { results, halted } = judgeAgentRun(run);
-    expect(halted).toMatch(/^the CLI never answered a turn: no turn got a terminal event within 1000 ms \(--turn-timeout\); it wrote nothing on stdout; nothing on stderr: make it read/);
+    expect(halted).toMatch(/^the CLI never answered a turn: no turn got a terminal event within 1000 ms \(--turn-timeout\); it wrote nothing on stdout; nothing on stderr; nor did it ever call the kit's model fixture \(if it tried: point .*\): make it read/);
     expect(results.filter((r) => r.status === "fail").map((r) => r.id)).toEqual(["agent-cli/turns/one-terminal-per-turn"]);
     const skipped = results.filter((r) => r.status === "skip");
     expect(skipped.length).toBeGreaterThan(25);
