@@ -37,3 +37,23 @@ export function candidateOf(args: { candidate?: string; args?: unknown; "--"?: u
   const candidate = args.candidate ?? after.shift();
   return { ...(candidate !== undefined ? { candidate } : {}), rest: [...positional, ...after] };
 }
+
+/** What yargs tells a check of the options it knows: every declared one, and those that take many values. */
+interface DeclaredOptions {
+  key?: Record<string, unknown>;
+  array?: string[];
+}
+
+/**
+ * A yargs check: an option that takes one value, given more than once, is a usage error at
+ * once. yargs would pass the values on as a list, and a command would find out late (the
+ * output directory of a run is only used when the report is written).
+ */
+export function oneValueEach(argv: Record<string, unknown>, options: DeclaredOptions): true {
+  const many = new Set(options.array ?? []);
+  for (const [name, value] of Object.entries(argv)) {
+    if (!Array.isArray(value) || many.has(name) || options.key?.[name] === undefined) continue;
+    throw new KitError("usage", `--${name} was given ${value.length} times (${value.map((v) => JSON.stringify(String(v))).join(", ")}): it takes one value`);
+  }
+  return true;
+}

@@ -5,6 +5,7 @@ import { interrupt, interrupted, interruptExitCode, INTERRUPT_GRACE_MS, type Int
 import { kitVersion } from "../core/paths.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
 import { applyKitV8Policy } from "./v8-policy.js";
+import { oneValueEach } from "./args.js";
 import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
 import { checkLaunchCommand } from "./commands/host.js";
@@ -58,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
   y = mockCommand(y);
   await y
     .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, merge, check, check-launch, record, fixture, report, list, digest or mock")
+    .check(oneValueEach, true)
     .fail((message, error) => {
       if (error) throw error;
       throw new KitError("usage", message);

@@ -64,6 +64,9 @@ describe("awp-conformance run: usage errors exit 2 with a clear message", () => 
     ["a zero budget", ["run", "--protocol", "provider", "--budget", "0", REFERENCE], /--budget must be a positive integer/],
     ["a fractional --jobs", ["run", "--protocol", "provider", "--jobs", "1.5", REFERENCE], /--jobs must be a positive integer/],
     ["a zero stall timeout", ["run", "--protocol", "agent-cli", "--stall-timeout", "0", REFERENCE], /--stall-timeout must be a positive integer/],
+    // Once a crash when the run wrote its report, after every call was made.
+    ["an output directory given twice", ["run", "--protocol", "provider", "--out", "a", "--out", "b", REFERENCE], /^awp-conformance: --out was given 2 times \("a", "b"\): it takes one value \[usage\]$/m],
+    ["a fuzz seed given twice", ["fuzz", "--protocol", "provider", "--seed", "1", "--seed", "2", REFERENCE], /--seed was given 2 times/],
   ];
   for (const [what, args, message] of cases) {
     it(`for ${what}`, async () => {
