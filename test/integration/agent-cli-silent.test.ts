@@ -56,7 +56,7 @@ describe("a CLI that never answers gets a complete report after one wave", () =>
 
   it("prints nothing: one failure, the cause first, and one plain progress line per scenario on stderr", async () => {
     const r = await silent;
-    expectNeverAnswered(r, /; it wrote nothing on stdout; nothing on stderr: make it read one JSON line per turn on stdin/);
+    expectNeverAnswered(r, /; it wrote nothing on stdout; nothing on stderr; nor did it ever call the kit's model fixture \(if it tried: point .+\): make it read one JSON line per turn on stdin/);
     const progress = r.stderr.trimEnd().split("\n");
     // Without {{fixture.controlplane}} the managed-task scenarios do not run at all.
     const run = SCENARIO_NAMES.filter((s) => !s.startsWith("managed-"));
@@ -73,7 +73,7 @@ describe("a CLI that never answers gets a complete report after one wave", () =>
   it("prints binary garbage without a line break: the same verdict, quoting what it printed and stderr; --quiet prints no progress", async () => {
     const r = await garbage;
     // Output without a line break is also a framing failure of its own, and does not open with system/init (SHOULD).
-    expectNeverAnswered(r, /; it wrote \d+ characters on stdout and never a line break, starting ".+"; stderr says: awp-conformance-mock: writing binary data, not JSON lines: make it/, [
+    expectNeverAnswered(r, /; it wrote \d+ characters on stdout and never a line break, starting ".+"; stderr says: awp-conformance-mock: writing binary data, not JSON lines; nor did it ever call the kit's model fixture \(if it tried: point .+\): make it/, [
       "agent-cli/output/no-partial-line",
       "agent-cli/session/init-event",
       "agent-cli/turns/one-terminal-per-turn",
