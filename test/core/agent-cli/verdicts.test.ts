@@ -219,6 +219,8 @@ describe("queued lines merged into one turn (as Claude Code does)", () => {
     s.exit(null, true);
     const r = results(s);
     expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).toBe("fail");
+    // The wait that ran out is the kit's bound, and the finding says which option sets it.
+    expect(r.get("agent-cli/turns/one-terminal-per-turn")?.findings[0]?.message).toMatch(/ms of the turn \(--turn-timeout, the kit's bound: raise it if the CLI is only slow\)$/);
     expect(r.get("agent-cli/turns/terminal-in-order")?.findings[0]?.message).toContain("merged into one model request");
   });
 

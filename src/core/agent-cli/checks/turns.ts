@@ -129,7 +129,7 @@ export const turnChecks: Check<AgentRun>[] = [
       const judged = judgeEach(
         live,
         ({ transcript, segment }) =>
-          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn`, { expected: "one result (or message_stop)" })],
+          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn (--turn-timeout, the kit's bound: raise it if the CLI is only slow)`, { expected: "one result (or message_stop)" })],
         skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)"),
       );
       if (judged.outcome !== "judged") return judged;
