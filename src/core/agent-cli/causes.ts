@@ -114,6 +114,6 @@ export function neverAnsweredCause(transcripts: readonly Transcript[], turnTimeo
   const withStderr = views.find(({ transcript, view }) => stderrLines(transcript, view.process).length > 0);
   const line = withStderr === undefined ? undefined : decisiveStderrLine(withStderr.transcript, withStderr.view.process);
   // A CLI retrying a model it cannot reach (a base URL not pointed at the fixture) looks mute too.
-  const model = hosted.some((t) => modelCalls(t).length > 0) ? "" : `; nor did it ever call the kit's model fixture (if it tried: ${FIXTURE_HINT})`;
+  const model = modelCause(transcripts) === NO_MODEL_REASON ? `; nor did it ever call the kit's model fixture (if it tried: ${FIXTURE_HINT})` : "";
   return `the CLI never answered a turn: no turn got a terminal event within ${waited} ms${waited === turnTimeoutMs ? " (--turn-timeout)" : ""}; ${stdoutSummary(stdout)}; ${line !== undefined ? `stderr says: ${line}` : "nothing on stderr"}${model}: make it read one JSON line per turn on stdin and end each turn with a result event; if it is only slow, raise --turn-timeout`;
 }
