@@ -28,7 +28,7 @@ import { providerCaseArb } from "../src/fuzz/provider/index.js";
 import { tunedStart } from "../src/cli/tuned.js";
 import { closeLauncher, useLauncher } from "../src/runner/launcher/client.js";
 import { runProviderSuite } from "../src/runner/provider/suite.js";
-import { DEFAULT_PROVIDER_JOBS } from "../src/runner/provider/driver.js";
+import { DEFAULT_PROVIDER_JOBS } from "../src/runner/provider/jobs.js";
 import type { ProviderExchange } from "../src/core/provider/types.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { generateSync, type JsonSchema } from "json-schema-faker";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const SCHEMAS = join(ROOT, "schemas");
 const BUILT = join(ROOT, "dist/src/core/schemas");
 const require = createRequire(import.meta.url);
-const files = (readdirSync(SCHEMAS, { recursive: true }) as string[]).filter((f) => f.endsWith(".schema.json")).map((f) => relative(SCHEMAS, join(SCHEMAS, f)).split("\\").join("/"));
+const files = (readdirSync(SCHEMAS, { recursive: true }) as string[]).filter((f) => f.endsWith(".schema.json")).map((f) => f.split(sep).join("/"));
 
 const yamlOf = (path: string): unknown => parseYaml(readFileSync(join(ROOT, path), "utf8")) as unknown;
 

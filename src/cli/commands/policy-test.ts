@@ -9,7 +9,6 @@ import { reportFinisher, withReportOptions, type ReportArgs } from "../report-op
 import { handleInterrupts } from "../../core/interrupt.js";
 import { DEFAULT_POLICY_TEST_JOBS as DEFAULT_JOBS } from "../../runner/provider/jobs.js";
 
-
 function positive(value: unknown, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new KitError("usage", `${flag} must be a positive integer`);

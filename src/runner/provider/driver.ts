@@ -42,8 +42,6 @@ export interface ProviderSuiteOptions {
   jobs?: number;
 }
 
-export { DEFAULT_PROVIDER_JOBS };
-
 /**
  * invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe;
  * whitespace: describe and an invocation again with whitespace around them; freshDir: describe and validate_config again in a fresh directory.

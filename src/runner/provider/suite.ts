@@ -9,7 +9,8 @@ import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout
 import { interruptReason } from "../../core/interrupt.js";
 import { PROVIDER_UNITS, providerPurposeUnit, providerShardView, providerUnits, type ProviderUnit } from "../../core/provider/shard.js";
 import { shardResults, type Shard } from "../../core/report/shard.js";
-import { DEFAULT_PROVIDER_JOBS, recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
+import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
+import { DEFAULT_PROVIDER_JOBS } from "./jobs.js";
 import { warmLaunchers } from "../launcher/client.js";
 
 export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
