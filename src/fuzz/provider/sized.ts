@@ -22,7 +22,7 @@ import { MAX_MESSAGE_BYTES } from "../../core/provider/types.js";
 import { alphabetArb, boundaryInteger, cycle, LIMIT_NUMBERS, simplestFirst, unicodeTextArb, type Special } from "./boundary.js";
 import { cycledShape, type Shape } from "./coverage.js";
 import { once } from "./lazy.js";
-import { cycleBytes, objectBytes } from "./sized-bytes.js";
+import { cycleText, objectText, type Text } from "./sized-bytes.js";
 
 export type SizedShape = "object" | "array" | "string";
 
@@ -108,10 +108,10 @@ const utf8 = (text: string): number => Buffer.byteLength(text, "utf8");
 export interface Built {
   /** The value; for a lazy one, built on first read (and kept). */
   readonly value: JsonValue;
-  /** Its wire text in UTF-8. */
-  wire: Uint8Array;
-  /** Its canonical text in UTF-8 (the same array when the texts are the same). */
-  canon: Uint8Array;
+  /** Its wire text in UTF-8, written where the request wants it (splice.ts). */
+  wire: Text;
+  /** Its canonical text in UTF-8 (the same object when the texts are the same). */
+  canon: Text;
   bytes: number;
   count: number;
   shape: Shape;
@@ -174,7 +174,7 @@ function buildCollection(plan: SizedPlan, max: number): Built {
     for (let i = 0; i < n; i++) value[`${plan.stem}k${String(i).padStart(width, "0")}`] = plan.members[i % p] as JsonValue;
     return value;
   });
-  const write = (key: string, texts: readonly string[]): Uint8Array => (object ? objectBytes(key, texts, n, width) : cycleBytes("[", "]", texts, n, true));
+  const write = (key: string, texts: readonly string[]): Text => (object ? objectText(key, texts, n, width) : cycleText("[", "]", texts, n, true));
   const wire = write(wireKey, wires);
   const canon = same ? wire : write(canonKey, canons);
   const lazy = n >= LAZY_MEMBERS;
@@ -195,8 +195,8 @@ function buildString(plan: SizedPlan, max: number): Built {
   for (let i = 0; i < n % costs.length; i++) bytes += costs[i] as number;
   while (n < plan.count && bytes + (costs[n % costs.length] as number) <= limit) bytes += costs[n++ % costs.length] as number;
   const value = cycle(plan.alphabet, n);
-  const wire = cycleBytes('"', '"', wires, n, false);
-  const canon = wires.every((w, i) => w === canons[i]) ? wire : cycleBytes('"', '"', canons, n, false);
+  const wire = cycleText('"', '"', wires, n, false);
+  const canon = wires.every((w, i) => w === canons[i]) ? wire : cycleText('"', '"', canons, n, false);
   return { value, wire, canon, bytes: bytes + 2, count: n, shape: { members: 0, chars: n, depth: 0 }, lazy: false };
 }
 
@@ -207,7 +207,7 @@ export function buildSized(plan: SizedPlan, max: number): Built {
 
 /** A string of `length` "x": the padding of a filled request. */
 export function padding(length: number): Built {
-  const wire = cycleBytes('"', '"', ["x"], length, false);
+  const wire = cycleText('"', '"', ["x"], length, false);
   return { value: "x".repeat(length), wire, canon: wire, bytes: length + 2, count: length, shape: { members: 0, chars: length, depth: 0 }, lazy: false };
 }
 

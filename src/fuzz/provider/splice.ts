@@ -15,9 +15,10 @@ import { createHash } from "node:crypto";
 import { KitError } from "../../core/errors.js";
 import { wireJson, type JsonValue } from "../../core/json/index.js";
 import type { JsonObject } from "../../core/provider/types.js";
-import { concatBytes, encoder } from "./case.js";
+import { encoder, unfilledBytes } from "./case.js";
 import { knowShape } from "./coverage.js";
 import { defineLazy } from "./lazy.js";
+import { bytesOf, type Text } from "./sized-bytes.js";
 import { canonicalOf, type Built } from "./sized.js";
 
 export interface SplicedRequest {
@@ -55,33 +56,54 @@ function follow(value: JsonObject, path: readonly string[]): Path {
 /** A mark: a string no generated text contains (no cycle of six or fewer characters spells it). */
 const markOf = (i: number): string => `AWPFUZZSIZEDVALUE${i}MARK`;
 
+type Piece = Uint8Array | Text;
+
 /**
  * `text` in UTF-8 with each part's mark (quoted, found exactly once) replaced by the part's
- * bytes: the pieces in order. The parts are encoded once, not again inside a whole text.
+ * text: the pieces in order. The parts are encoded once, not again inside a whole text.
  */
-function pieces(text: string, parts: readonly { mark: string; bytes: Uint8Array }[]): Uint8Array[] {
+function pieces(text: string, parts: readonly { mark: string; text: Text }[]): Piece[] {
   const found = parts
-    .map(({ mark, bytes }) => {
+    .map(({ mark, text: part }) => {
       const quoted = `"${mark}"`;
       const at = text.indexOf(quoted);
       if (at < 0 || text.indexOf(quoted, at + 1) >= 0) throw new KitError("kit_bug", "a sized fuzz value's mark was not found exactly once");
-      return { at, end: at + quoted.length, bytes };
+      return { at, end: at + quoted.length, part };
     })
     .sort((a, b) => a.at - b.at);
-  const out: Uint8Array[] = [];
+  const out: Piece[] = [];
   let from = 0;
-  for (const { at, end, bytes } of found) {
-    out.push(encoder.encode(text.slice(from, at)), bytes);
+  for (const { at, end, part } of found) {
+    out.push(encoder.encode(text.slice(from, at)), part);
     from = end;
   }
   out.push(encoder.encode(text.slice(from)));
   return out;
 }
 
+/** The pieces written into one buffer, and where each text went. */
+function joined(list: readonly Piece[]): { bytes: Uint8Array; at: Map<Text, number> } {
+  const bytes = unfilledBytes(list.reduce((n, piece) => n + piece.length, 0));
+  const at = new Map<Text, number>();
+  let offset = 0;
+  for (const piece of list) {
+    if (piece instanceof Uint8Array) bytes.set(piece, offset);
+    else {
+      piece.write(bytes, offset);
+      at.set(piece, offset);
+    }
+    offset += piece.length;
+  }
+  return { bytes, at };
+}
+
 /**
  * `make(values)` is the unbound request around the given values; `parts` are the sized values
  * to put in, by name. Returns the request value (with input_digest), its shell, its wire bytes
  * (the digest last) and the digest, in the kit's default dialect.
+ *
+ * The wire bytes are written first, with a placeholder digest of the digest's length: a value
+ * whose canonical text is its wire text is then hashed where it sits in them, not written twice.
  */
 export function spliceRequest(make: (values: Record<string, JsonValue>) => JsonObject, parts: Record<string, Built>): SplicedRequest {
   const names = Object.keys(parts);
@@ -89,10 +111,15 @@ export function spliceRequest(make: (values: Record<string, JsonValue>) => JsonO
   const marked = make(marks);
   const wire = wireJson(marked);
   const encoded = names.map((name) => ({ mark: marks[name] as string, wire: (parts[name] as Built).wire, canon: (parts[name] as Built).canon }));
+  const { bytes, at } = joined(pieces(`${wire.slice(0, -1)},"input_digest":"${DIGEST_PLACEHOLDER}"}`, encoded.map(({ mark, wire: text }) => ({ mark, text }))));
   const hash = createHash("sha256");
-  for (const piece of pieces(canonicalOf(marked), encoded.map(({ mark, canon }) => ({ mark, bytes: canon })))) hash.update(piece);
+  for (const piece of pieces(canonicalOf(marked), encoded.map(({ mark, canon }) => ({ mark, text: canon })))) {
+    const where = piece instanceof Uint8Array ? undefined : at.get(piece);
+    hash.update(piece instanceof Uint8Array ? piece : where === undefined ? bytesOf(piece) : bytes.subarray(where, where + piece.length));
+  }
   const digest = `sha256:${hash.digest("hex")}`;
-  const bytes = concatBytes(...pieces(`${wire.slice(0, -1)},"input_digest":${JSON.stringify(digest)}}`, encoded.map(({ mark, wire: w }) => ({ mark, bytes: w }))));
+  // The placeholder is the last string of the bytes: only its closing quote and the brace follow it.
+  bytes.set(encoder.encode(digest), bytes.length - 2 - digest.length);
   const built = (name: string): Built => parts[name] as Built;
   const value = { ...make(Object.fromEntries(names.map((name) => [name, built(name).lazy ? null : built(name).value]))), input_digest: digest };
   for (const name of names) {

@@ -7,7 +7,9 @@ import { MAX_MESSAGE_BYTES, type JsonObject } from "../../../src/core/provider/t
 import { COUNT_SCALE, bucketOf } from "../../../src/fuzz/coverage.js";
 import { extremes, PROVIDER_SIZES, ProviderCoverage } from "../../../src/fuzz/provider/coverage.js";
 import { hostileKinds, providerCaseArb, validCaseArb } from "../../../src/fuzz/provider/index.js";
-import { buildSized, canonicalOf, sizedPlanArb } from "../../../src/fuzz/provider/sized.js";
+import { bytesOf, type Text } from "../../../src/fuzz/provider/sized-bytes.js";
+import { buildSized, canonicalOf, padding, sizedPlanArb, type SizedPlan } from "../../../src/fuzz/provider/sized.js";
+import { spliceRequest } from "../../../src/fuzz/provider/splice.js";
 import type { ProviderCase } from "../../../src/fuzz/types.js";
 import { ctx, isValidCase, tool } from "./fixtures.js";
 
@@ -19,7 +21,7 @@ describe("size-planned tool values", () => {
     fc.assert(
       fc.property(sizedPlanArb, fc.integer({ min: 2, max: 300_000 }), (plan, max) => {
         const built = buildSized(plan, max);
-        const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString("utf8");
+        const text = (written: Text): string => Buffer.from(bytesOf(written)).toString("utf8");
         expect(text(built.wire)).toBe(wireJson(built.value));
         expect(built.bytes).toBe(built.wire.length);
         expect(built.bytes).toBeLessThanOrEqual(Math.max(max, 2));
@@ -59,6 +61,26 @@ describe("size-planned tool values", () => {
 
   it("bind the spliced requests exactly as the kit's digest does", () => {
     for (const c of cases.filter((x) => x.bytes.length > 100_000).slice(0, 5)) expect((c.value as JsonObject).input_digest).toBe(computeInputDigest(c.bytes));
+  });
+
+  it("splice values whose canonical text differs from their wire text, two of them and a padding in one request", () => {
+    const plan = (shape: SizedPlan["shape"], members: JsonValue[], count: number): SizedPlan => ({ shape, members, count, stem: "s", alphabet: ["a", "\u2028"] });
+    // 1e21 is written 1e+21 and read back 1e21; -0 is written 0 and canonical -0.0 (the digest's dialect).
+    const input = buildSized(plan("array", [1e21, -0, "x"], 60_000), 400_000);
+    const result = buildSized(plan("object", [-0, { k: 1e21 }], 20_000), 400_000);
+    expect(input.canon).not.toBe(input.wire);
+    expect(result.canon).not.toBe(result.wire);
+    const around = (cases.find((c) => tool(c).result !== undefined) as ProviderCase).value as JsonObject;
+    const make = (values: Record<string, JsonValue>): JsonObject => {
+      const { input_digest: _d, ...unbound } = around;
+      const event = unbound.event as JsonObject;
+      return { ...unbound, event: { ...event, native: { padding: values.padding ?? null }, tool: { ...(event.tool as JsonObject), input: values.input ?? null, result: values.result ?? null } } };
+    };
+    const spliced = spliceRequest(make, { input, result, padding: padding(12_345) });
+    expect(spliced.digest).toBe(computeInputDigest(spliced.bytes));
+    const read = parseJson(spliced.bytes);
+    expect(read.ok).toBe(true);
+    expect(Buffer.from(spliced.bytes).toString("utf8")).toBe(wireJson({ ...make({ input: input.value, result: result.value, padding: "x".repeat(12_345) }), input_digest: spliced.digest }));
   });
 });
 
