@@ -1,11 +1,10 @@
 /**
- * `awp-conformance fuzz` runs in a second Node process started with memory settings that only
- * take effect at start-up: a young generation of at most 8 MiB a semi-space (V8's default lets
- * it grow to 16), and glibc's fixed mmap threshold of 128 KiB (by default it rises to the
- * largest block freed, so the megabyte buffers of big cases come back from the heap and stay
- * there). Together they keep a 2,000-case campaign near 140 MB instead of 165
+ * `awp-conformance fuzz` runs in a second Node process started with a memory setting that only
+ * takes effect at start-up: a young generation of at most 8 MiB a semi-space (V8's default lets
+ * it grow to 16). It kept a 2,000-case campaign near 140 MB instead of 165
  * (`npm run bench -- provider-fuzz`), with the same throughput; the second process costs about
- * 0.1 s of start-up (a bare Node start, and a young generation that starts smaller).
+ * 0.1 s of start-up (a bare Node start, and a young generation that starts smaller). glibc's
+ * malloc is left as it is there (runner/malloc-env.ts: the launchers get a fixed threshold).
  *
  * The first process only starts the second, forwards SIGINT, SIGTERM and SIGHUP to it and exits
  * as it did. The second restores the environment before anything reads it, so the candidates
@@ -15,7 +14,7 @@
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { restoreMallocEnv, withMallocThreshold } from "../runner/malloc-env.js";
+import { markedKitEnv, restoreMallocEnv } from "../runner/malloc-env.js";
 
 const TUNED_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
 const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -41,7 +40,7 @@ export function wantsTuning(argv: readonly string[]): boolean {
 
 /** How the second process is started: its Node flags, and its environment (which settleTunedProcess puts back). */
 export function tunedStart(): { execArgv: string[]; env: NodeJS.ProcessEnv } {
-  return { execArgv: [...TUNED_FLAGS], env: withMallocThreshold(process.env) };
+  return { execArgv: [...TUNED_FLAGS], env: markedKitEnv(process.env) };
 }
 
 /** The first process: starts the second and ends as it does. */

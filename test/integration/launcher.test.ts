@@ -117,8 +117,9 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
     }, 20_000);
     expect(running).toBeDefined();
     const { inner } = running as { inner: number };
-    // The kit's own process was started with its memory settings; the candidate got the user's value back.
+    // The kit's own process was started with its V8 setting and the user's malloc; the launchers with their own malloc setting; the candidate got the user's value back.
     expect(read(`/proc/${inner}/cmdline`).split("\0")).toContain("--max-semi-space-size=8");
+    expect(envOf(inner, "MALLOC_MMAP_THRESHOLD_")).toBe("99999");
     for (const launcher of (running as { launchers: number[] }).launchers) expect(envOf(launcher, "MALLOC_MMAP_THRESHOLD_")).toBe("131072");
     const launch = read(record).split("\n").filter((line) => line.includes('"event":"launch"')).map((line) => JSON.parse(line) as { env?: Record<string, string> })[0];
     expect(launch?.env?.MALLOC_MMAP_THRESHOLD_).toBe("99999");
