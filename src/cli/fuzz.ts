@@ -15,7 +15,8 @@ import { Corpus } from "../fuzz/corpus-run.js";
 import { caseRange, shardOf } from "../core/report/shard.js";
 
 export { shardOf };
-import { readLaunch } from "./agent-options.js";
+import { readLaunch, readOutputBudget } from "./agent-options.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB } from "../core/agent-cli/types.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
 import type { RunArgs } from "./run.js";
@@ -77,10 +78,20 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
   const candidate: ReplayCandidate = { argv: [config.executable, ...config.prefixArgs], mode: config.mode, model: config.model, env: config.env, turnTimeoutMs };
   const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "agent-cli", candidate, budget.seed);
   await untilInterrupted(corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args), budget.timeSeconds));
-  const result = await fuzzAgentCli({ config, turnTimeoutMs }, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
+  const outputBudgetMib = readOutputBudget(args.outputBudget);
+  const ctx = { config, turnTimeoutMs, ...(outputBudgetMib !== undefined ? { outputBudgetMib } : {}) };
+  const result = await fuzzAgentCli(ctx, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
-  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
+  const cut = result.cut === undefined ? {} : { cut: cutReason(result.cut, result.runs, outputBudgetMib) };
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...cut, ...corpusPart(corpus), ...emptySlice(budget) };
+}
+
+/** Why the fuzzed clauses cannot pass when sessions were ended for the output budget. */
+function cutReason(cut: { sessions: number; passed: string }, runs: number, mib: number | undefined): string {
+  const budget = `--output-budget ${mib ?? DEFAULT_OUTPUT_BUDGET_MIB} MiB${mib === undefined ? ", the default" : ""}`;
+  // `passed` is what the kit's guard says: "stdout passed N bytes" (or lines, or JSON values).
+  return `the CLI printed more on stdout than the kit records of one fuzzed session (${cut.passed}; ${budget}) in ${cut.sessions} of ${runs} sessions: the kit stopped recording, ended the process there and judged only what had already failed, so no fuzzed clause can pass; make the CLI print less on stdout or raise --output-budget`;
 }
 
 /** A shard whose slice of the cases is empty says so (its fuzzed clauses are skipped; merge takes the other shards' verdicts). */

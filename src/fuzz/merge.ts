@@ -16,6 +16,8 @@ export interface FuzzOutcome {
   coverage?: CoverageSummary;
   /** --corpus: what replaying the saved cases found (before any case was generated), and the counts. */
   corpus?: { findings: Finding[]; summary: CorpusSummary };
+  /** Why some cases were not judged (agent-cli sessions the kit ended for its output budget): no fuzzed clause passes. */
+  cut?: string;
 }
 
 /**
@@ -39,6 +41,8 @@ export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonl
       const { reason: _reason, ...rest } = result;
       return { ...rest, status: "fail", judged: result.judged + fuzz.cases, findings: [...result.findings, ...found] };
     }
+    // A case the kit did not judge could have failed the clause: it cannot pass.
+    if (fuzz.cut !== undefined && result.status === "pass") return { ...result, status: "skip", reason: fuzz.cut, findings: [] };
     return result.status === "pass" || result.status === "fail" ? { ...result, judged: result.judged + fuzz.cases } : result;
   });
   const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
@@ -48,7 +52,7 @@ export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonl
     ...report,
     clauses,
     summary: summarize(clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }),
-    notes: [...report.notes, note, ...corpusNotes],
+    notes: [...report.notes, note, ...(fuzz.cut !== undefined ? [`Fuzzing incomplete: ${fuzz.cut}.`] : []), ...corpusNotes],
     ...(fuzz.coverage !== undefined
       ? { fuzz: { seed: fuzz.seed, cases: fuzz.cases, calls: fuzz.calls, failures: fuzz.failures.length, unit: fuzz.unit, kinds: fuzz.coverage.kinds, sizes: fuzz.coverage.sizes, ...(fuzz.corpus !== undefined ? { corpus: fuzz.corpus.summary } : {}) } }
       : {}),

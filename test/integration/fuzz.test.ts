@@ -114,6 +114,20 @@ describe("awp-conformance fuzz --protocol agent-cli", () => {
     expect(report.fuzz?.sizes.find((s) => s.name === "turns per session")?.buckets.reduce((n, b) => n + b.count, 0)).toBe(3);
     expect(readFileSync(join(out, "report.json"), "utf8")).not.toMatch(/sk-awp-/);
   });
+
+  it("ends each session of a CLI that floods stdout at --output-budget, and passes no fuzzed clause on sessions it did not judge", async () => {
+    const out = temp();
+    const flood = join(ROOT, "bench/fixtures/agent-cli-flood.mjs");
+    const result = await runCli(["fuzz", "--protocol", "agent-cli", "--fuzz-runs", "2", "--seed", "3", "--output-budget", "1", "--out", out, "--reporter", "json", flood]);
+    const report = readReport(out);
+    // What a session broke before the kit ended it may stand as a failure; nothing passes.
+    expect(report.clauses.filter((c) => c.status === "pass")).toEqual([]);
+    const skipped = report.clauses.filter((c) => c.status === "skip");
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const clause of skipped) expect(clause.reason).toMatch(/more on stdout than the kit records of one fuzzed session \(stdout passed 1048576 bytes; --output-budget 1 MiB\) in [12] of 2 sessions/);
+    expect(report.notes.some((n) => n.startsWith("Fuzzing incomplete: "))).toBe(true);
+    expect(result.code).toBe(report.clauses.some((c) => c.status === "fail" && c.level === "MUST") ? 1 : 4);
+  });
 });
 
 describe("golden/regressions", () => {

@@ -57,8 +57,11 @@ function errorText(error: unknown): string {
 
 type Commands = Iterable<fc.AsyncCommand<SessionModel, FuzzSession>>;
 
-/** One live session over `commands`: the steps that ran, and the error that ended it (a violation, or a kit error). */
-async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ executed: AgentStep[]; error?: unknown }> {
+/**
+ * One live session over `commands`: the steps that ran, the error that ended it (a violation,
+ * or a kit error), and the limit it passed when the kit ended it for its output budget.
+ */
+async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ executed: AgentStep[]; error?: unknown; cut?: string }> {
   const session = await FuzzSession.open(ctx);
   // Interrupted, the kit ends the session's process now (the caller drops the session).
   const offInterrupt = onInterrupt(() => void session.close().catch(() => undefined));
@@ -66,7 +69,8 @@ async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ 
     await fc.asyncModelRun((): { model: SessionModel; real: FuzzSession } => ({ model: { ended: false }, real: session }), commands);
     await session.settle();
     session.assertConforming();
-    return { executed: [...session.executed] };
+    const cut = session.cut();
+    return { executed: [...session.executed], ...(cut !== undefined ? { cut } : {}) };
   } catch (error) {
     return { executed: [...session.executed], error };
   } finally {
@@ -83,6 +87,8 @@ export interface AgentFuzzResult {
   failures: FuzzFailure[];
   /** What the counted sessions explored: steps and blocks by kind, sizes by bucket. */
   coverage: CoverageSummary;
+  /** Sessions (not failing) the kit ended for its output budget, and the limit the first passed: not judged, so no fuzzed clause passes. */
+  cut?: { sessions: number; passed: string };
 }
 
 function violationOf(error: unknown): AgentFuzzViolation {
@@ -108,25 +114,28 @@ export async function fuzzAgentCli(
   const coverage = new AgentCoverage();
   let runs = 0;
   let first: { index: number; executed: AgentStep[]; error: unknown } | undefined;
+  let cut: AgentFuzzResult["cut"];
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
   // Sessions are small: the slice is generated up front (from fast-check's one run, not the cases before it).
   const samples = await casesOf(arb, budget.seed, from, to);
   await pool(samples, budget.jobs, async (commands, at) => {
     const index = from + at;
-    const { executed, error } = await runSession(ctx, commands);
+    const { executed, error, cut: passed } = await runSession(ctx, commands);
     // A session the interruption ended (or that ended after it) is dropped, not judged.
     if (interrupted() !== undefined) return;
     runs += 1;
+    if (passed !== undefined && error === undefined) cut = { sessions: (cut?.sessions ?? 0) + 1, passed: cut?.passed ?? passed };
     onRun?.(runs);
     coverage.addSession(executed);
     options.onSession?.(executed, index, error !== undefined);
     if (error !== undefined && (first === undefined || index < first.index)) first = { index, executed, error };
   }, (next) => performance.now() > deadline || interrupted() !== undefined || (first !== undefined && from + next > first.index));
-  if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary() };
+  const cutPart = cut !== undefined ? { cut } : {};
+  if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary(), ...cutPart };
   const found = violationOf(first.error);
   // Interrupted: the session as it failed, not shrunk (its replay file still reproduces it).
-  if (options.shrink === false || interrupted() !== undefined) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary() };
+  if (options.shrink === false || interrupted() !== undefined) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary(), ...cutPart };
 
   let calls = runs;
   /** Steps that ran in the last failing session: the shrunk counterexample's, once fast-check is done. */
@@ -149,7 +158,7 @@ export async function fuzzAgentCli(
   const fromCommands = shrunk ? stepsOfCounterexample(details.counterexample) : undefined;
   const steps = fromCommands !== undefined && fromCommands.length > 0 ? fromCommands : shrunk ? (lastFailing ?? first.executed) : first.executed;
   const path = shrunk ? (details.counterexamplePath as string) : String(first.index);
-  return { runs, calls, failures: [failureOf(violation, budget.seed, path, steps)], coverage: coverage.summary() };
+  return { runs, calls, failures: [failureOf(violation, budget.seed, path, steps)], coverage: coverage.summary(), ...cutPart };
 }
 
 function failureOf(violation: AgentFuzzViolation, seed: number, path: string, steps: AgentStep[]): FuzzFailure {

@@ -7,13 +7,14 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
-import { judgeAgentRun } from "../../core/agent-cli/judge.js";
+import { budgetCause, judgeAgentRun } from "../../core/agent-cli/judge.js";
 import type { LaunchConfig } from "../../core/agent-cli/launch.js";
-import type { Transcript } from "../../core/agent-cli/types.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB, RUN_BUDGET_WHAT, type Transcript } from "../../core/agent-cli/types.js";
 import type { Finding } from "../../core/report/types.js";
 import { makeRedactor, redactDeep } from "../../core/report/redact.js";
 import { finding } from "../../core/agent-cli/checks/helpers.js";
 import { ScenarioContext } from "../../runner/agent-cli/context.js";
+import { budgetLimits, OutputBudget } from "../../runner/agent-cli/output-budget.js";
 import { keyValues, newRunKeys, startScenarioFixtures, type RunKeys, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
 import type { LiveSession } from "../../runner/agent-cli/session.js";
 import type { AgentStep } from "../types.js";
@@ -26,6 +27,12 @@ export interface AgentFuzzContext {
   launcherEnv?: Record<string, string | undefined>;
   /** Longest step sequence fuzzAgentCli generates (default 8). */
   maxCommands?: number;
+  /**
+   * --output-budget: MiB of stdout the kit records from one session (default 4, the kit's
+   * choice). Each session has its own: its transcript is dropped once it is judged, and
+   * `jobs` of them are recorded at once.
+   */
+  outputBudgetMib?: number;
 }
 
 /** The clauses a fuzzed session can break (the others need the fixed scenarios). */
@@ -136,6 +143,7 @@ export class FuzzSession {
         cwd,
         home,
         launcherEnv: fuzz.launcherEnv ?? process.env,
+        outputBudget: new OutputBudget(budgetLimits(fuzz.outputBudgetMib ?? DEFAULT_OUTPUT_BUDGET_MIB)),
       });
       const live = await ctx.launch();
       return new FuzzSession(fuzz, ctx, live, fixtures, root, keys);
@@ -208,6 +216,14 @@ export class FuzzSession {
           : undefined;
     if (when === undefined) return findings;
     return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor(keyValues(this.keys)))];
+  }
+
+  /**
+   * What the session printed past its output budget (the limit it passed), when it did: the kit
+   * ended the process there, and judged only what had already failed (judgeAgentRun).
+   */
+  cut(): string | undefined {
+    return budgetCause({ transcripts: [this.transcript()] })?.passed.replace(`, ${RUN_BUDGET_WHAT}`, "");
   }
 
   /** Throws an AgentFuzzViolation when the transcript so far breaks a clause. */
