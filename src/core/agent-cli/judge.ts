@@ -111,13 +111,15 @@ export function stdoutCapNotes(run: Pick<AgentRun, "transcripts">): string[] {
  * the kit ended for its own memory's sake is no evidence against the CLI), and since they
  * could have shown a failure, no other verdict may stand as a pass: the run is incomplete.
  */
-export function budgetCause(run: Pick<AgentRun, "transcripts">): { scenarios: string[]; reason: string; passed: string } | undefined {
+export function budgetCause(run: Pick<AgentRun, "transcripts">): { scenarios: string[]; reason: string; limit: string } | undefined {
   const hits = run.transcripts.flatMap((t) => t.events.flatMap((e) => (e.kind === "note" && e.text.endsWith(STDOUT_CAP_NOTE_END) && e.text.includes(RUN_BUDGET_WHAT) ? [{ scenario: t.scenario, text: e.text }] : [])));
   const first = hits[0];
   if (first === undefined) return undefined;
   const scenarios = [...new Set(hits.map((h) => h.scenario))];
   const passed = first.text.slice(0, -STDOUT_CAP_NOTE_END.length);
-  return { scenarios, passed, reason: `the CLI printed more on stdout than the kit records in one run (${passed}) in ${scenarios.join(", ")}: the kit stopped recording and ended the process there, so it judged neither those scenarios nor the run as a whole; raise the budget with --output-budget MIB (default ${DEFAULT_OUTPUT_BUDGET_MIB})` };
+  // The limit alone ("stdout passed 4194304 bytes"), for a caller that says whose budget it was itself.
+  const limit = passed.replace(`, ${RUN_BUDGET_WHAT}`, "");
+  return { scenarios, limit, reason: `the CLI printed more on stdout than the kit records in one run (${passed}) in ${scenarios.join(", ")}: the kit stopped recording and ended the process there, so it judged neither those scenarios nor the run as a whole; raise the budget with --output-budget MIB (default ${DEFAULT_OUTPUT_BUDGET_MIB})` };
 }
 
 /** Judges every selected clause of suites/agent-cli/ on a run (live or recorded). */

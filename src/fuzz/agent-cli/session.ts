@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
 import { budgetCause, judgeAgentRun } from "../../core/agent-cli/judge.js";
 import type { LaunchConfig } from "../../core/agent-cli/launch.js";
-import { DEFAULT_OUTPUT_BUDGET_MIB, RUN_BUDGET_WHAT, type Transcript } from "../../core/agent-cli/types.js";
+import { DEFAULT_OUTPUT_BUDGET_MIB, type Transcript } from "../../core/agent-cli/types.js";
 import type { Finding } from "../../core/report/types.js";
 import { makeRedactor, redactDeep } from "../../core/report/redact.js";
 import { finding } from "../../core/agent-cli/checks/helpers.js";
@@ -223,7 +223,7 @@ export class FuzzSession {
    * ended the process there, and judged only what had already failed (judgeAgentRun).
    */
   cut(): string | undefined {
-    return budgetCause({ transcripts: [this.transcript()] })?.passed.replace(`, ${RUN_BUDGET_WHAT}`, "");
+    return budgetCause({ transcripts: [this.transcript()] })?.limit;
   }
 
   /** Throws an AgentFuzzViolation when the transcript so far breaks a clause. */

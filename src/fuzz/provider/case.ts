@@ -4,6 +4,7 @@ import { bind } from "../../core/provider/requests.js";
 import type { HostileKind, JsonObject } from "../../core/provider/types.js";
 import { describeSchemaErrors, kitSchema } from "../../core/schema.js";
 import type { ProviderCase } from "../types.js";
+import type { Text } from "./sized-bytes.js";
 
 export const encoder = new TextEncoder();
 
@@ -88,12 +89,23 @@ export function unfilledBytes(length: number): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }
 
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = unfilledBytes(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
+/** Bytes, or a text that writes its own (sized-bytes.ts). */
+export type Piece = Uint8Array | Text;
+
+/** The pieces written one after another into one buffer, and where each text went. */
+export function joined(pieces: readonly Piece[]): { bytes: Uint8Array; at: Map<Text, number> } {
+  const bytes = unfilledBytes(pieces.reduce((n, piece) => n + piece.length, 0));
+  const at = new Map<Text, number>();
+  let offset = 0;
+  for (const piece of pieces) {
+    if (piece instanceof Uint8Array) bytes.set(piece, offset);
+    else {
+      piece.write(bytes, offset);
+      at.set(piece, offset);
+    }
+    offset += piece.length;
   }
-  return out;
+  return { bytes, at };
 }
+
+export const concatBytes = (...parts: Uint8Array[]): Uint8Array => joined(parts).bytes;

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { KitError } from "../../core/errors.js";
 import { wireJson, type JsonValue } from "../../core/json/index.js";
 import type { JsonObject } from "../../core/provider/types.js";
-import { encoder, unfilledBytes } from "./case.js";
+import { encoder, joined, type Piece } from "./case.js";
 import { knowShape } from "./coverage.js";
 import { defineLazy } from "./lazy.js";
 import { bytesOf, type Text } from "./sized-bytes.js";
@@ -56,8 +56,6 @@ function follow(value: JsonObject, path: readonly string[]): Path {
 /** A mark: a string no generated text contains (no cycle of six or fewer characters spells it). */
 const markOf = (i: number): string => `AWPFUZZSIZEDVALUE${i}MARK`;
 
-type Piece = Uint8Array | Text;
-
 /**
  * `text` in UTF-8 with each part's mark (quoted, found exactly once) replaced by the part's
  * text: the pieces in order. The parts are encoded once, not again inside a whole text.
@@ -79,22 +77,6 @@ function pieces(text: string, parts: readonly { mark: string; text: Text }[]): P
   }
   out.push(encoder.encode(text.slice(from)));
   return out;
-}
-
-/** The pieces written into one buffer, and where each text went. */
-function joined(list: readonly Piece[]): { bytes: Uint8Array; at: Map<Text, number> } {
-  const bytes = unfilledBytes(list.reduce((n, piece) => n + piece.length, 0));
-  const at = new Map<Text, number>();
-  let offset = 0;
-  for (const piece of list) {
-    if (piece instanceof Uint8Array) bytes.set(piece, offset);
-    else {
-      piece.write(bytes, offset);
-      at.set(piece, offset);
-    }
-    offset += piece.length;
-  }
-  return { bytes, at };
 }
 
 /**
