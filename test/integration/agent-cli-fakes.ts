@@ -175,6 +175,11 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[],
           const { code, report, text } = await runOf(c, mode);
           expect(report.mode).toBe(mode);
           expect(failing(report)).toEqual([...c.fails].sort());
+          for (const [id, reason] of Object.entries(c.skips ?? {})) {
+            const skipped = report.clauses.find((clause) => clause.id === id);
+            expect([id, skipped?.status]).toEqual([id, "skip"]);
+            expect(skipped?.reason, id).toMatch(reason);
+          }
           const levels = new Map(report.clauses.map((clause) => [clause.id, clause.level]));
           const mustFails = c.fails.some((id) => levels.get(id) === "MUST");
           // Cases that run only some scenarios leave the others' MUST clauses unjudged: incomplete (exit 4).

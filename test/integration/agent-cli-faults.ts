@@ -26,6 +26,8 @@ export interface AgentCliCase {
   fault?: string;
   /** The exact failing clause ids. */
   fails: readonly string[];
+  /** Clauses the run must skip, each with a pattern its reason must match (one root cause: the skip names it). */
+  skips?: Readonly<Record<string, RegExp>>;
   scenarios: readonly ScenarioName[];
   /** Extra options for `awp-conformance run`. */
   options?: readonly string[];
@@ -130,6 +132,10 @@ export const LAUNCH_CONFIGS: readonly AgentCliCase[] = [
 
 const mt = (id: string): string => `agent-cli/managed-tasks/${id}`;
 
+/** The clauses that need a task the control plane ran, skipped naming control-plane-api after `refusal` (what the control plane refused). */
+const needATask = (refusal: RegExp): Record<string, RegExp> =>
+  Object.fromEntries(["result-framing", "bounded-output", "wait-limit", "control-plane-failures"].map((id) => [mt(id), new RegExp(`refused what the CLI sent .*${refusal.source}.*see agent-cli/managed-tasks/control-plane-api`)]));
+
 /** The managed-task faults (src/mocks/agent-cli/faults-managed.ts), one clause each (every fake run has the bridge on: REFERENCE_ENV). */
 export const MANAGED_TASK_FAULTS: readonly AgentCliCase[] = [
   { name: "managed-ignore-gate", fault: "managed-ignore-gate", fails: [mt("gated")], scenarios: ["managed-gated"] },
@@ -144,4 +150,7 @@ export const MANAGED_TASK_FAULTS: readonly AgentCliCase[] = [
   { name: "managed-leak-key", fault: "managed-leak-key", fails: [mt("key-not-leaked")], scenarios: ["managed-tasks"] },
   { name: "managed-hide-tool-use", fault: "managed-hide-tool-use", fails: [mt("tool-use-shown")], scenarios: ["managed-tasks"] },
   { name: "managed-task-type-shell", fault: "managed-task-type-shell", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"] },
+  // Another task API is one root cause: control-plane-api fails; what needs a task the control plane ran is skipped.
+  { name: "managed-other-task-path", fault: "managed-other-task-path", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"], skips: needATask(/POST \/tasks \(404\)/) },
+  { name: "managed-other-task-body", fault: "managed-other-task-body", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"], skips: needATask(/POST \/v1\/tasks \(400\)/) },
 ];

@@ -4,6 +4,7 @@
  * the launches of the managed-gated one, and the kit's own bounds. Pure data and functions:
  * the runner, the fixtures and the checks all read them from here.
  */
+import { isRecord } from "./analysis.js";
 import type { TaskCallArgs, TaskPlan, TaskPlanKind } from "./types.js";
 
 /** The one tool the bridge offers the model. */
@@ -34,6 +35,26 @@ export function taskCallArgs(value: unknown): TaskCallArgs | undefined {
   if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout))) return undefined;
   // -0 reads back as 0 from JSON: normalized so a task renders and parses to the same value.
   return { argv: [...argv], ...(timeout !== undefined ? { timeout_seconds: timeout === 0 ? 0 : timeout } : {}) };
+}
+
+/** The path of task submissions; a task is polled at TASKS_PATH/<id>. */
+export const TASKS_PATH = "/v1/tasks";
+
+/** The task API of the kit's control plane (the upstream reference CLI's), as findings and reasons name it. */
+export const TASK_API = `POST ${TASKS_PATH} with a JSON body {"task_type": "command", "payload": {"argv": [...]}, "idempotency_key": "..."}, then GET ${TASKS_PATH}/<id> with the id it answered, each with Authorization: Bearer <key> (docs/control-plane.md)`;
+
+/**
+ * Why a submission's JSON body is not a task the control plane can serve, or undefined when
+ * it is: an object whose payload.argv is a non-empty array of strings (the plan is read from
+ * it). task_type and idempotency_key are not part of this rule: their own clauses judge them.
+ */
+export function taskBodyProblem(body: unknown): string | undefined {
+  if (!isRecord(body)) return "the request body must be a JSON object";
+  const payload = body["payload"];
+  if (!isRecord(payload)) return "payload must be an object";
+  const argv = payload["argv"];
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string")) return "payload.argv must be a non-empty array of strings";
+  return undefined;
 }
 
 /** The argv of a task with this plan, then `extra` elements (ignored by the control plane). */

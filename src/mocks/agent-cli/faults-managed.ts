@@ -23,6 +23,20 @@ function editSubmission(edit: (body: Obj) => void): AgentHooks {
   };
 }
 
+/** A submission sent as another task API would take it: its URL and JSON body rewritten; every other request as it is. */
+function otherTaskApi(url: (sent: string) => string, edit: (body: Obj) => Obj): AgentHooks {
+  return {
+    fetch: (target, init, next) => {
+      const body = init?.method === "POST" && isTasksUrl(target) ? jsonBody(init) : undefined;
+      if (body === undefined) return next(target, init);
+      return next(url(String(target)), { ...init, body: JSON.stringify(edit(body)) });
+    },
+  };
+}
+
+/** The argv of a submission body of the kit's API. */
+const argvOf = (body: Obj): unknown => (isObj(body.payload) ? body.payload.argv : undefined);
+
 /** The turn tag of a model request: the directive of its last user message that holds text. */
 function requestTurn(messages: readonly unknown[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
@@ -113,6 +127,11 @@ export const MANAGED_FAULTS: Readonly<Record<string, AgentFault>> = {
       return content.some((block) => isObj(block) && block.type === "tool_use" && block.name === TOOL) ? "" : `${text}\n`;
     },
   }),
+  // control-plane-api: another task API, as a CLI written against another control plane would speak it:
+  // POST {"kind":"command","argv":[...]} to /tasks (the fixture serves no such path: 404).
+  "managed-other-task-path": fixed(otherTaskApi((url) => url.replace(/\/v1\/tasks$/, "/tasks"), (body) => ({ kind: "command", argv: argvOf(body) }))),
+  // control-plane-api: the right path, another body: argv and the key at the top level (400).
+  "managed-other-task-body": fixed(otherTaskApi((url) => url, (body) => ({ type: "command", argv: argvOf(body), idempotency_key: body.idempotency_key }))),
   // control-plane-api: submissions claim to be shell tasks.
   "managed-task-type-shell": fixed(
     editSubmission((body) => {

@@ -152,6 +152,8 @@ const MODEL_SIDE: readonly FaultEntry[] = [
   { name: "managed-leak-key", group: "managed tasks", does: "Prints the control-plane key on stderr at start-up.", host: R.secrets },
   { name: "managed-hide-tool-use", group: "managed tasks", does: "Never shows the managed tool's calls on stdout.", host: R.toolProgress, kitOnly: BRIDGE },
   { name: "managed-task-type-shell", group: "managed tasks", does: "Submits tasks as task_type shell.", host: R.bridge, kitOnly: BRIDGE },
+  { name: "managed-other-task-path", group: "managed tasks", does: 'Submits tasks as another task API would take them: POST {"kind":"command","argv":[...]} to /tasks.', host: R.bridge, kitOnly: BRIDGE },
+  { name: "managed-other-task-body", group: "managed tasks", does: "Submits tasks to /v1/tasks with argv and the idempotency key at the top level of the body, not in payload.", host: R.bridge, kitOnly: BRIDGE },
 
   // ---- size bugs only the fuzzer finds
   { name: "drop-terminal-on-line-separator", group: "fuzz only", does: "Never ends a turn whose text holds U+2028.", host: R.unanswered },

@@ -4,7 +4,7 @@
  * control-plane requests). Behaviours are knobs, so each test can break exactly one thing.
  */
 import type { AgentRun } from "../../../src/core/agent-cli/checks/helpers.js";
-import { AFTER_TAG, bridgeSetup, GATED_PARTS, MANAGED_TOOL, MANAGED_TURNS, parseTaskPlan, type ManagedTurn } from "../../../src/core/agent-cli/managed-tasks.js";
+import { AFTER_TAG, bridgeSetup, MANAGED_TOOL, MANAGED_TURNS, parseTaskPlan, taskBodyProblem, type ManagedTurn } from "../../../src/core/agent-cli/managed-tasks.js";
 import type { ControlPlaneRequest, ModelApi, ModelCall, Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 
 export const TOKEN = `awp-cp-${"ab12".repeat(12)}`;
@@ -45,14 +45,33 @@ export interface Behaviour {
   resultText?: (text: string, tag: string) => string;
   /** A repeated call (same id) is answered with the first result, without submitting again. */
   reuseRepeat?: boolean;
+  /** Submissions follow another task API, which the kit's control plane refuses (the CLI tells its model the HTTP error). */
+  ownApi?: OwnApi;
+  /** Polls go to this path instead (the fixture answers 404; the CLI tells its model the HTTP error). */
+  pollAs?: (id: string) => string;
 }
+
+/** A task API other than the kit's: where a submission goes, its body, and what the fixture answers. */
+export interface OwnApi {
+  method?: string;
+  path: string;
+  body: (argv: unknown, key: unknown) => unknown;
+  status: number;
+  outcome: ControlPlaneRequest["outcome"];
+  answer: string;
+}
+
+/** POST {"kind":"command","argv":[...]} to /tasks: the fixture serves no such path (404). */
+export const OWN_PATH: OwnApi = { path: "/tasks", body: (argv) => ({ kind: "command", argv }), status: 404, outcome: "not-found", answer: '{"error":"not_found","message":"no such path: /tasks"}' };
+/** POST /v1/tasks with argv and the key at the top level: the fixture refuses the body (400). */
+export const OWN_BODY: OwnApi = { path: "/v1/tasks", body: (argv, key) => ({ type: "command", argv, idempotency_key: key }), status: 400, outcome: "bad-request", answer: '{"error":"bad_request","message":"payload must be an object"}' };
 
 export const OPENAI_JSON: Behaviour = { api: "openai", result: "json", onFailure: "follow-up" };
 export const ANTHROPIC_BLOCKS: Behaviour = { api: "anthropic", result: "prose", onFailure: "error" };
 
 type Msg = Record<string, unknown>;
 
-class Sim {
+export class Sim {
   readonly events: TranscriptEvent[] = [];
   now = 0;
   process = 0;
@@ -134,6 +153,17 @@ function runTask(sim: Sim, turn: ManagedTurn, id: string, round: number): Outcom
   const post = { method: "POST", path: "/v1/tasks", contentType: "application/json", body, bodyBytes: JSON.stringify(body).length, plan };
   const taskId = `6f1c2a3e-0000-4000-8000-${String(sim.events.length).padStart(12, "0")}`;
   const answer = (status: number, extra: Partial<ControlPlaneRequest> = {}): ControlPlaneRequest => sim.cp({ ...post, status, ...extra });
+  const own = b.ownApi;
+  if (own !== undefined) {
+    const ownBody = own.body(argv, key);
+    const refused = sim.cp({ method: own.method ?? "POST", path: own.path, contentType: "application/json", body: ownBody, bodyBytes: JSON.stringify(ownBody).length, status: own.status, outcome: own.outcome, answer: own.answer });
+    return { error: `control_plane_http_${refused.status}` };
+  }
+  // The fixture refuses a body whose payload.argv is not a non-empty array of strings (400), reading no plan.
+  if (taskBodyProblem(body) !== undefined) {
+    const { plan: _unread, ...refused } = post;
+    return { error: `control_plane_http_${sim.cp({ ...refused, status: 400, outcome: "bad-request", answer: '{"error":"bad_request","message":"payload.argv must be a non-empty array of strings"}' }).status}` };
+  }
   if (plan.kind === "http-500") return { error: answer(500).authorized ? "control_plane_http_500" : "control_plane_http_401" };
   if (plan.kind === "not-json") return { error: answer(200, { answer: "not json" }).authorized ? "control_plane_response_not_json" : "control_plane_http_401" };
   if (plan.kind === "redirect") return { error: answer(307).authorized ? "control_plane_redirect_rejected" : "control_plane_http_401" };
@@ -142,6 +172,10 @@ function runTask(sim: Sim, turn: ManagedTurn, id: string, round: number): Outcom
   if (!submitted.authorized) return { error: "control_plane_http_401" };
   if (plan.kind === "bad-id") return { error: "invalid_control_plane_task_id" };
   const poll = (taskStatus: string, step = 500): void => void sim.cp({ method: "GET", path: `/v1/tasks/${taskId}`, taskId, taskStatus, plan }, step);
+  if (b.pollAs !== undefined) {
+    sim.cp({ method: "GET", path: b.pollAs(taskId), status: 404, outcome: "not-found", answer: '{"error":"not_found","message":"no such path"}' }, 500);
+    return { error: "control_plane_http_404" };
+  }
   if (plan.kind === "bad-status") {
     poll("exploded");
     return { error: "invalid_control_plane_task_status" };
@@ -245,35 +279,6 @@ export function managedTranscript(b: Behaviour): Transcript {
     sim.push({ kind: "exit", code: 0, signal: null, killedByKit: false });
   }
   return { scenario: "managed-tasks", mode: "awp-jsonl", events: sim.events };
-}
-
-export type GatedBehaviour = "refuse" | "chat" | "offer" | "submit";
-
-/** The managed-gated scenario: one launch per bridge setting left out, each behaving as asked. */
-export function gatedTranscript(each: GatedBehaviour | readonly GatedBehaviour[], api: ModelApi = "openai"): Transcript {
-  const sim = new Sim({ ...OPENAI_JSON, api });
-  GATED_PARTS.forEach((part, i) => {
-    const how = typeof each === "string" ? each : (each[i] ?? "chat");
-    sim.push({ kind: "note", text: `managed-gated: launch without ${part}` });
-    sim.launch();
-    if (how === "refuse") {
-      sim.out({ type: "result", subtype: "startup_error", is_error: true, result: "managed_tasks_configuration_incomplete" });
-      sim.push({ kind: "exit", code: 1, signal: null, killedByKit: false });
-      return;
-    }
-    const turn = { tag: `mt-gated-${part}`, prompt: "Run the task.", task: MANAGED_TURNS[0]?.task ?? { argv: [] } };
-    const text = directiveText(turn);
-    sim.user(text);
-    const offered = how !== "chat";
-    const body = { model: "m", messages: [{ role: "user", content: text }], tools: offered ? [{ type: "function", function: { name: MANAGED_TOOL } }] : [] };
-    sim.model({ directive: { turn: turn.tag, task: turn.task }, round: 0, body, userText: text, toolsOffered: offered ? [MANAGED_TOOL] : [], ...(offered ? { toolCall: { id: `call_awp_${turn.tag}_A`, name: MANAGED_TOOL, arguments: JSON.stringify(turn.task) } } : { replyText: "No tools here." }) });
-    if (how === "submit") sim.cp({ method: "POST", path: "/v1/tasks", contentType: "application/json", body: { task_type: "command", payload: { argv: turn.task.argv }, idempotency_key: "k" }, status: 201, taskId: "t-1" });
-    sim.text("No tools here.");
-    sim.result();
-    sim.push({ kind: "action", action: "close-stdin" });
-    sim.push({ kind: "exit", code: 0, signal: null, killedByKit: false });
-  });
-  return { scenario: "managed-gated", mode: "awp-jsonl", events: sim.events };
 }
 
 /** The launch configuration the kit would have been given, with the contract's variable names. */

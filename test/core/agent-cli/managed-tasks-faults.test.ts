@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { judgeAgentRun } from "../../../src/core/agent-cli/judge.js";
 import type { ClauseResult } from "../../../src/core/report/types.js";
 import type { ControlPlaneRequest, Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
-import { ANTHROPIC_BLOCKS, gatedTranscript, managedRun, managedTranscript, OPENAI_JSON, TOKEN, type Behaviour, type GatedBehaviour } from "./managed-sim.js";
+import { ANTHROPIC_BLOCKS, managedRun, managedTranscript, OPENAI_JSON, TOKEN, type Behaviour } from "./managed-sim.js";
+import { gatedTranscript, type GatedBehaviour } from "./managed-sim-gated.js";
 
 const M = (id: string): string => `agent-cli/managed-tasks/${id}`;
 
@@ -82,7 +83,7 @@ describe("faults that only one style shows", () => {
     expect(results.find((r) => r.id === M("control-plane-failures"))).toMatchObject({ status: "pass", judged: 6 });
   });
 
-  it("control-plane-api fails a request without the Bearer key, a POST that is not JSON, and a poll of an invalid id", () => {
+  it("control-plane-api fails a request without the Bearer key, a POST that is not JSON, and a poll of an invalid id, one finding each", () => {
     const base = managedTranscript(OPENAI_JSON);
     const broken = edited(base, (events) => {
       const all = requests(events);
@@ -98,9 +99,9 @@ describe("faults that only one style shows", () => {
     const results = judged([broken]);
     expect(failing(results)).toEqual([M("control-plane-api")]);
     expect(messages(results, M("control-plane-api"))).toEqual([
-      'control-plane request #1: content-type "text/plain", not application/json',
-      "control-plane request #2: it carried no Authorization: Bearer <the control-plane key> (answered 401)",
-      expect.stringMatching(/^control-plane request #999: GET \/v1\/not%20a%20task%20id asks about no task the control plane answered \(it answered .*"\.\.\/not a task id"\)$/),
+      '1 request POST /v1/tasks with a body {task_type: "command", payload: {argv: string[]}, idempotency_key: string}: content-type "text/plain", not application/json; the control plane answered 201',
+      "1 request GET /v1/tasks/<id>: no Authorization: Bearer <the control-plane key>; the control plane answered 401",
+      "1 request GET /v1/not%20a%20task%20id: a poll of no task the control plane answered; the control plane answered 404",
     ]);
   });
 

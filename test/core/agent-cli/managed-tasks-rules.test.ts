@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { OutLine } from "../../../src/core/agent-cli/analysis.js";
 import { showsExitCode, TIMEOUT_WORD } from "../../../src/core/agent-cli/checks/managed-tasks-results.js";
-import { argvProblem } from "../../../src/core/agent-cli/checks/managed-tasks-submit.js";
+import { argvProblem, locateArgv } from "../../../src/core/agent-cli/checks/managed-tasks-submit.js";
 import { toolUseBlocks } from "../../../src/core/agent-cli/checks/managed-tasks-turns.js";
 import { jsonEqual, resultFor, toolResults } from "../../../src/core/agent-cli/checks/managed-tasks-view.js";
 import type { ModelCall } from "../../../src/core/agent-cli/types.js";
@@ -19,7 +19,9 @@ describe("argv, never a shell", () => {
     ["one string", body(ARGV.join(" ")), /one command string/],
     ["sh -c", body(["sh", "-c", ARGV.join(" ")]), /wrapped in a shell/],
     ["/bin/bash -lc", body(["/bin/bash", "-lc", ARGV.join(" ")]), /wrapped in a shell/],
-    ["no payload", { task_type: "command", argv: ARGV }, /carries no payload\.argv/],
+    ["no argv anywhere", { task_type: "command", args: 3 }, /carries no payload\.argv/],
+    ["a command line in a body of another shape", { kind: "command", command: ARGV.join(" ") }, /one command string \(command\)/],
+    ["argv split, in a body of another shape", { kind: "command", argv: [...ARGV.slice(0, 2), "two", "words;"] }, /^argv has 4 element/],
     ["a number inside", body([ARGV[0], 3]), /payload\.argv\[1\] is 3, not a string/],
     ["an element dropped", body(ARGV.slice(0, 2)), /has 2 element\(s\), the model asked for 3/],
     ["an element split", body([...ARGV.slice(0, 2), "two", "words;"]), /has 4 element/],
@@ -27,6 +29,14 @@ describe("argv, never a shell", () => {
     ["a body that is not JSON", undefined, /not a JSON object/],
   ])("refuses %s", (_, submitted, says) => {
     expect(argvProblem(submitted, ARGV)).toMatch(says);
+  });
+
+  it("finds the model's argv in a body of another shape: a property argv, or an array equal to it", () => {
+    expect(argvProblem({ kind: "command", argv: [...ARGV] }, ARGV)).toBeUndefined();
+    expect(argvProblem({ task: { command: [...ARGV] } }, ARGV)).toBeUndefined();
+    expect(locateArgv({ spec: { run: { argv: [...ARGV] } } }, ARGV)).toEqual({ where: "spec.run.argv", value: ARGV });
+    expect(locateArgv({ kind: "command" }, ARGV)).toBeUndefined();
+    expect(locateArgv("not an object", ARGV)).toBeUndefined();
   });
 
   it("does not call a model's own shell argv a wrapper", () => {

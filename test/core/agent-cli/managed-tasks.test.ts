@@ -10,7 +10,8 @@ import { bridgeSetup } from "../../../src/core/agent-cli/managed-tasks.js";
 import type { Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 import type { AgentRun } from "../../../src/core/agent-cli/checks/helpers.js";
 import type { ClauseResult } from "../../../src/core/report/types.js";
-import { ANTHROPIC_BLOCKS, BRIDGE_CONFIG, gatedTranscript, managedRun, managedTranscript, OPENAI_JSON, TOKEN } from "./managed-sim.js";
+import { ANTHROPIC_BLOCKS, BRIDGE_CONFIG, managedRun, managedTranscript, OPENAI_JSON, TOKEN } from "./managed-sim.js";
+import { gatedTranscript } from "./managed-sim-gated.js";
 
 const M = (id: string): string => `agent-cli/managed-tasks/${id}`;
 const FLAGS = "--env AWP_AGENT_MANAGED_TASKS_OPT_IN=1 --env AWP_CONTROL_PLANE_URL={{fixture.controlplane}} --env AWP_CONTROL_PLANE_API_KEY={{fixture.controlplane_token}}";

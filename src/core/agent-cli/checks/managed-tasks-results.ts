@@ -3,9 +3,10 @@
  * output, a timeout the model is told about.
  */
 import type { Check } from "../../report/judge.js";
-import type { Finding } from "../../report/types.js";
+import type { Finding, Judgement } from "../../report/types.js";
 import { DEFAULT_TASK_OUTPUT_LIMIT, DEFAULT_TASK_WAIT_SLACK_MS, HUGE_STDOUT_BYTES, PENDING_TIMEOUT_S } from "../managed-tasks.js";
-import { finding, judgeSome, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeSome, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { withoutBlocked } from "./managed-tasks-api.js";
 import { callCause } from "./managed-tasks-causes.js";
 import { isRecord, type OutLine } from "../analysis.js";
 import { seconds } from "./failures.js";
@@ -130,17 +131,23 @@ function judgeWait(run: AgentRun, { turn, call }: Case): Finding[] | undefined {
   return found;
 }
 
+/** Judges the cases of turns whose task ran (the rest: control-plane-api's), or skips. */
+function judgeRan(cases: readonly Case[], judge: (c: Case) => Finding[] | undefined, none: Unjudged): Judgement {
+  const ran = withoutBlocked(cases, none);
+  return judgeSome(ran.cases, judge, ran.none);
+}
+
 export const resultChecks: Check<AgentRun>[] = [
   {
     clause: FRAMING,
-    judge: (run) => callCause(run) ?? judgeSome(casesOf(run, "framing"), judgeFraming, skip("the kit's model made no call of the task with known output (turn mt-succeed): see agent-cli/turns for how that turn ended")),
+    judge: (run) => callCause(run) ?? judgeRan(casesOf(run, "framing"), judgeFraming, skip("the kit's model made no call of the task with known output (turn mt-succeed): see agent-cli/turns for how that turn ended")),
   },
   {
     clause: BOUNDED,
-    judge: (run) => callCause(run) ?? judgeSome(casesOf(run, "huge", true), (c) => judgeBounded(run, c), skip("the kit's model made no call of the task with a huge stdout (turn mt-huge): see agent-cli/turns for how that turn ended")),
+    judge: (run) => callCause(run) ?? judgeRan(casesOf(run, "huge", true), (c) => judgeBounded(run, c), skip("the kit's model made no call of the task with a huge stdout (turn mt-huge): see agent-cli/turns for how that turn ended")),
   },
   {
     clause: WAIT,
-    judge: (run) => callCause(run) ?? judgeSome(casesOf(run, "pending", true), (c) => judgeWait(run, c), skip("the CLI never submitted the pending task (turn mt-pending), so there was no wait to abandon: see agent-cli/managed-tasks/result-framing and control-plane-api")),
+    judge: (run) => callCause(run) ?? judgeRan(casesOf(run, "pending", true), (c) => judgeWait(run, c), skip("the CLI never submitted the pending task (turn mt-pending), so there was no wait to abandon: see agent-cli/managed-tasks/result-framing and control-plane-api")),
   },
 ];

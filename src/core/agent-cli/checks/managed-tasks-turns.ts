@@ -9,6 +9,7 @@ import { isRecord, type OutLine } from "../analysis.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
 import type { TaskPlan } from "../types.js";
 import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { withoutBlocked } from "./managed-tasks-api.js";
 import { callCause } from "./managed-tasks-causes.js";
 import { eventAt, extraTerminals, followUp, jsonEqual, managedTurns, nextTurn, turnName, type ManagedTurn, type ToolCallSeen } from "./managed-tasks-view.js";
 import { missingTerminal } from "./turns.js";
@@ -136,17 +137,24 @@ function actedOn(turn: ManagedTurn): ToolCallSeen[] {
 export const turnEndChecks: Check<AgentRun>[] = [
   {
     clause: FAILURES,
-    judge: (run) =>
-      callCause(run) ??
-      judgeSome(
-        managedTurns(run).filter((turn) => turn.role === "failure" && turn.toolCalls.length > 0 && turn.requests.length > 0),
-        (turn) => {
+    judge: (run) => {
+      const cause = callCause(run);
+      if (cause !== undefined) return cause;
+      const turns = managedTurns(run).filter((turn) => turn.role === "failure" && turn.toolCalls.length > 0 && turn.requests.length > 0);
+      const ran = withoutBlocked(
+        turns.map((turn) => ({ turn })),
+        skip(`the CLI sent the control plane nothing in the failure turns (mt-fail-*), so no failure reached it: see agent-cli/managed-tasks/control-plane-api`),
+      );
+      return judgeSome(
+        ran.cases,
+        ({ turn }) => {
           const what = failureWhat(turn.plan);
           const ended = oneTerminal(run, FAILURES, turn, `after the control plane ${what}`);
           return ended === undefined ? undefined : [...ended, ...nextServed(turn, what)];
         },
-        skip(`the CLI sent the control plane nothing in the failure turns (mt-fail-*), so no failure reached it: see agent-cli/managed-tasks/control-plane-api`),
-      ),
+        ran.none,
+      );
+    },
   },
   {
     clause: LIMIT,

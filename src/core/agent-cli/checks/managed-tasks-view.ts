@@ -59,7 +59,7 @@ export interface ManagedTurn {
   toolCalls: ToolCallSeen[];
   /** Control-plane requests received from the turn's line until the next line (or the exit). */
   requests: SeenRequest[];
-  /** The POST requests among them. */
+  /** The submissions among them: every request with a method that sends a body (POST, PUT, PATCH). */
   submissions: Submission[];
 }
 
@@ -81,6 +81,9 @@ function roleOf(plan: TaskPlan, rounds: string, task: TaskCallArgs | undefined):
   return "other";
 }
 
+/** A request that submits (a method that sends a body), whatever its path: the kit's API uses POST. */
+export const isSubmission = (request: ControlPlaneRequest): boolean => ["POST", "PUT", "PATCH"].includes(request.method.toUpperCase());
+
 const seenAt = (call: ModelCall, t: number): number => call.startT ?? t;
 
 function turnsOf(transcript: Transcript): ManagedTurn[] {
@@ -100,7 +103,7 @@ function turnsOf(transcript: Transcript): ManagedTurn[] {
     const next = views.find((v) => v.process === segment.process)?.inputs.find((other) => other.at > input.at);
     const end = next?.event.t ?? views.find((v) => v.process === segment.process)?.exit?.t ?? Infinity;
     const mine = requests.filter((r) => r.process === segment.process && r.t >= segment.from && r.t <= end).map(({ request, event, at, t }) => ({ request, event, at, t }));
-    const submissions = mine.filter((r) => r.request.method === "POST").map((r) => {
+    const submissions = mine.filter((r) => isSubmission(r.request)).map((r) => {
       const call = [...toolCalls].reverse().find((c) => c.t <= r.t);
       return { ...r, ...(call !== undefined ? { call } : {}) };
     });
