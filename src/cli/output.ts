@@ -1,23 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { RunReport } from "../core/report/types.js";
 import { KitError } from "../core/errors.js";
-import { packageRoot } from "../core/paths.js";
 import { checkReporterName, reporterFor } from "../reporters/registry.js";
 
 export interface OutputOptions {
   reporters: string[];
   outDir: string;
   color: boolean;
-  /** Where clause links point (default: the kit's own docs/clauses.md). */
+  /** Where the user hosts docs/clauses.md (--docs-url); without it, clause links point at each clause's public source. */
   docsUrl?: string;
   /** Console text goes here (stdout by default). */
   print?: (text: string) => void;
-}
-
-export function defaultDocsUrl(): string {
-  return pathToFileURL(join(packageRoot(), "docs", "clauses.md")).href;
 }
 
 /** Checks reporter names before a run starts, so a typo costs nothing. */
@@ -29,10 +23,9 @@ export function checkReporters(names: readonly string[]): void {
 export async function emitReport(report: RunReport, options: OutputOptions): Promise<string[]> {
   const written: string[] = [];
   const print = options.print ?? ((text: string) => process.stdout.write(text));
-  const docsUrl = options.docsUrl ?? defaultDocsUrl();
   for (const name of options.reporters) {
     for (const output of await reporterFor(name)) {
-      const text = output.render(report, { color: options.color, docsUrl });
+      const text = output.render(report, { color: options.color, ...(options.docsUrl !== undefined ? { docsUrl: options.docsUrl } : {}) });
       if (output.file === undefined) {
         print(text);
         continue;

@@ -18,7 +18,7 @@ export function withReportOptions<T>(y: Argv<T>): Argv<T> {
     .option("expected-failures", { type: "string", describe: "file of clause patterns (# comments, optional @mode) that are known to fail; a listed clause that passes, or a pattern that matches nothing, fails the run as stale" })
     .option("flaky", { type: "string", describe: "file of clause patterns that may fail either way" })
     .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels count for the verdict (default must): their failures fail the run, their skips make it incomplete; failures of other levels show as warnings" })
-    .option("docs-url", { type: "string", describe: "where reports link clause docs (default: the kit's docs/clauses.md)" })
+    .option("docs-url", { type: "string", describe: "where you host docs/clauses.md; reports then link clauses there (default: each clause's public source)" })
     .option("quiet", { type: "boolean", describe: "no progress line" })
     .epilog(EXIT_CODES_HELP) as Argv<T>;
 }

@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCENARIOS } from "../core/agent-cli/scenarios.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
+import { docUrl, SOURCES, sourceLabel, sourceRevision, sourceUrl } from "../core/clauses/sources.js";
 import { packageRoot } from "../core/paths.js";
-import type { Clause, Protocol, SuiteProtocol } from "../core/report/types.js";
+import type { Clause, ClauseSource, Protocol, SuiteProtocol } from "../core/report/types.js";
 import { areaOf, clauseAnchor } from "../reporters/links.js";
 
 /**
@@ -133,6 +134,20 @@ export function md(text: string): string {
 
 const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 export const code = (text: string): string => `\`${text}\``;
+
+/** A source as a Markdown link to its public, versioned place (the link holds the commit; `revision` also names it). */
+export function sourceLink(source: ClauseSource, revision = true): string {
+  const url = sourceUrl(source);
+  const label = md(sourceLabel(source));
+  if (url === undefined) return label;
+  return revision ? `[${label}](${url}) (${md(sourceRevision(source) ?? "")})` : `[${label}](${url})`;
+}
+
+/** The documents clauses cite (src/core/clauses/sources.ts), each linked at its commit. */
+function sourcesTable(): string[] {
+  const rows = Object.values(SOURCES).map((doc) => `| [${md(doc.title)}](${docUrl(doc)}) | ${doc.kind === "contract" ? "contract" : "upstream implementation"} | ${code(doc.repo)} | ${code(doc.commit.slice(0, 8))} |`);
+  return ["| Document | Kind | Repository | Commit |", "|---|---|---|---|", ...rows, ""];
+}
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 function levelCounts(clauses: readonly Clause[]): string {
@@ -200,7 +215,7 @@ function renderClause(clause: Clause, faults: readonly FaultTable[] | undefined)
     "",
     md(clause.text.trim()),
     "",
-    `- **Source:** ${md(clause.source.doc)}, section “${md(clause.source.section)}”`,
+    `- **Source:** ${sourceLink(clause.source)}`,
     ...(clause.modes !== undefined ? [`- **Modes:** ${clause.modes.map(code).join(", ")} only`] : []),
     `- **How it is tested:** ${howTested(clause)}`,
     `- **Shown to fail by:** ${provedBy(clause, faults)}`,
@@ -229,11 +244,22 @@ const INTRO = [
   "",
   "<!-- Generated from suites/ by scripts/clause-docs.mjs; do not edit. Regenerate: npm run build && node scripts/clause-docs.mjs -->",
   "",
-  "Every check of awp-conformance judges one clause below. Reports link each result here by its id: " +
-    "`provider/transport/utf8` is anchored as `#provider-transport-utf8`. Each clause gives its level, " +
-    "its text, the place in the contract it comes from, how the kit tests it, and the deliberately broken " +
-    "fake that shows the check can fail (for a host clause: the launch record of a deliberately broken host).",
+  "Every check of awp-conformance judges one clause below. Each clause gives its level, its text, the " +
+    "public source it comes from, how the kit tests it, and the deliberately broken fake that shows the check " +
+    "can fail (for a host clause: the launch record of a deliberately broken host). Each is anchored by its id " +
+    "(`provider/transport/utf8` as `#provider-transport-utf8`): reports link each result to its source, or here " +
+    "when run with `--docs-url` pointing at a copy of this file.",
   "",
+  "## Sources",
+  "",
+  "Clauses cite the two contracts by section, at a fixed commit anyone can open. Where a limit or behaviour " +
+    "comes only from an upstream implementation (its JSON Schemas or code), the clause cites that file and says " +
+    "in its text that the limit is the implementation's, not the contract's. Behaviour observed from real CLIs " +
+    "(Claude Code, Qwen Code) has no public file: such a clause cites the contract section it relates to and " +
+    "says what was observed. The replace_result and effect text rules come from a later revision of the " +
+    "provider contract than the public one, and those clauses say so.",
+  "",
+  ...sourcesTable(),
   "| Level | Meaning |",
   "|---|---|",
   "| MUST | required by the contract; a failure makes the run not conformant |",

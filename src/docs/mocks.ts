@@ -1,3 +1,4 @@
+import { sourceLink } from "./clauses.js";
 import { CATALOGUE } from "../mocks/catalogue/index.js";
 import type { FaultInfo, MockProtocol } from "../mocks/catalogue/types.js";
 import { faultUsage } from "../mocks/list.js";
@@ -100,7 +101,7 @@ function renderFault(fault: FaultInfo, clauses: readonly string[]): string[] {
   if (fault.params.length > 0) {
     lines.push(`- **Parameters** (${code(faultUsage(fault))}): ${fault.params.map((p) => `${code(p.name)}, ${prose(p.about)} (default ${code(String(p.default))})`).join("; ")}`);
   }
-  lines.push(`- **A correct host:** ${prose(fault.host.does)} (${md(fault.host.section)})`);
+  lines.push(`- **A correct host:** ${prose(fault.host.does)} (${sourceLink(fault.host.section, false)})`);
   if (fault.kitOnly !== undefined) lines.push(`- **Kit only:** ${prose(fault.kitOnly)}.`);
   if (clauses.length > 0) lines.push(`- **Fails the kit's clause${clauses.length === 1 ? "" : "s"}:** ${clauses.map((id) => `[${code(id)}](clauses.md#${clauseAnchor(id)})`).join(", ")}`);
   lines.push("");

@@ -1,4 +1,5 @@
 /** `awp-conformance mock --list`: the fault catalogue as text or JSON (pure renderers). */
+import { sourceLabel, sourceUrl } from "../core/clauses/sources.js";
 import type { FaultInfo, FaultParam } from "./catalogue/types.js";
 
 const paramText = (p: FaultParam): string => `${p.name}=${String(p.default)}`;
@@ -27,11 +28,13 @@ export function renderListText(faults: readonly FaultInfo[]): string {
     for (const p of fault.params) out.push(`      ${p.name}: ${p.about} (default ${String(p.default)})`);
     if (fault.seeded === true) out.push("      random: repeatable with --seed N");
     if (fault.kitOnly !== undefined) out.push(`      kit only: ${fault.kitOnly}`);
-    out.push(`      host: ${fault.host.does} [${fault.host.section}]`);
+    out.push(`      host: ${fault.host.does} [${sourceLabel(fault.host.section)}]`);
   }
   return `${out.join("\n")}\n`;
 }
 
+/** The catalogue as JSON; each host rule's section also as its public link (`url`). */
 export function renderListJson(faults: readonly FaultInfo[]): string {
-  return `${JSON.stringify(faults, null, 2)}\n`;
+  const linked = faults.map((f) => ({ ...f, host: { ...f.host, url: sourceUrl(f.host.section) } }));
+  return `${JSON.stringify(linked, null, 2)}\n`;
 }

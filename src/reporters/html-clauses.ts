@@ -1,3 +1,4 @@
+import { sourceLabel, sourceRevision, sourceUrl } from "../core/clauses/sources.js";
 import type { Clause, ClauseResult, CountedLevel, Level } from "../core/report/types.js";
 import { escapeAttr, escapeNumber, escapeText, safeHref } from "./html-escape.js";
 import { renderFindings } from "./html-findings.js";
@@ -60,12 +61,17 @@ function clauseBody(result: ClauseResult, ctx: ClauseContext): string {
   const known = ctx.catalogue.get(result.id);
   if (known !== undefined) {
     parts.push(`<p class="clause-text">${escapeText(known.text)}</p>`);
-    parts.push(`<p class="source">Source: <code>${escapeText(known.source.doc)}</code> § ${escapeText(known.source.section)}</p>`);
+    const source = escapeText(sourceLabel(known.source));
+    const url = sourceUrl(known.source);
+    const href = url === undefined ? undefined : safeHref(url);
+    const revision = sourceRevision(known.source);
+    parts.push(`<p class="source">Source: ${href === undefined ? source : `<a class="src" href="${href}">${source}</a>`}${revision === undefined ? "" : ` <span class="muted">(${escapeText(revision)})</span>`}</p>`);
   } else {
     parts.push('<p class="clause-text muted">This clause is not in this kit\'s catalogue: no text to show.</p>');
   }
-  const href = safeHref(clauseLink(result.id, ctx.docsUrl));
-  if (href !== undefined) parts.push(`<p class="source"><a class="docs" href="${href}">Clause documentation</a></p>`);
+  // The clause docs only where the user hosts them (--docs-url); the source link above works anywhere.
+  const docs = ctx.docsUrl === undefined ? undefined : safeHref(clauseLink(result.id, ctx.docsUrl) ?? "");
+  if (docs !== undefined) parts.push(`<p class="source"><a class="docs" href="${docs}">Clause documentation</a></p>`);
   if (result.reason !== undefined) {
     parts.push(`<p class="reason"><strong>${kind === "skip" ? "Skipped" : "Not applicable"}:</strong> ${escapeText(result.reason)}</p>`);
   }

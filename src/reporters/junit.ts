@@ -83,7 +83,8 @@ function findingsText(result: ClauseResult, options: ReporterOptions): string {
   const max = options.maxFindings ?? result.findings.length;
   const lines = result.findings.slice(0, max).flatMap((f, i) => findingLines(f, i + 1));
   if (result.findings.length > max) lines.push(`… and ${result.findings.length - max} more in the JSON report`);
-  lines.push(`see: ${clauseLink(result.id, options.docsUrl)}`);
+  const link = clauseLink(result.id, options.docsUrl);
+  if (link !== undefined) lines.push(`see: ${link}`);
   return `${lines.join("\n")}\n`;
 }
 

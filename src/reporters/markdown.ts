@@ -56,7 +56,7 @@ export function escapeMarkdownBlock(value: unknown, max = 300): string {
   return escapeMarkdown(value, max).replace(/^([-=]|\d+(?=[.)]))/, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
 }
 
-/** A link target for the clause docs: relative paths, http(s) and file URLs only. */
+/** A link target for a clause (its source, or the docs at --docs-url): relative paths, http(s) and file URLs only. */
 function safeUrl(url: string): string | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url);
   if (/[\u0000-\u0020\u007f-\u009f]/.test(url)) return undefined;
@@ -68,7 +68,8 @@ function clauseCell(id: string, docsUrl: string | undefined): string {
   const label = escapeMarkdown(id, 120);
   // Only well-formed ids get a link; the kit's catalogue ids always are.
   if (!/^[a-z0-9-]+(\/[a-z0-9-]+){2}$/.test(id)) return label;
-  const url = safeUrl(clauseLink(id, docsUrl));
+  const link = clauseLink(id, docsUrl);
+  const url = link === undefined ? undefined : safeUrl(link);
   return url === undefined ? label : `[${label}](${url})`;
 }
 

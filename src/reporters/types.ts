@@ -4,7 +4,7 @@ export interface ReporterOptions {
   color: boolean;
   /** Findings shown per failing clause before "and N more". */
   maxFindings?: number;
-  /** Where docs/clauses.md lives; clause links are `${docsUrl}#${clauseAnchor(id)}`. */
+  /** Where the user hosts docs/clauses.md (--docs-url): clause links are then `${docsUrl}#${clauseAnchor(id)}`; without it, each clause's public source. */
   docsUrl?: string;
 }
 

@@ -3,7 +3,8 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
-import { FAULT_SOURCES, faultCasesOf, renderClauseDocs, type FaultTable } from "../../src/docs/clauses.js";
+import { SOURCES, sourceUrl } from "../../src/core/clauses/sources.js";
+import { FAULT_SOURCES, faultCasesOf, renderClauseDocs, sourceLink, type FaultTable } from "../../src/docs/clauses.js";
 import { areaOf, clauseAnchor } from "../../src/reporters/links.js";
 import * as agentCliFaults from "../integration/agent-cli-faults.js";
 import * as providerFaults from "../integration/provider-faults.js";
@@ -50,6 +51,18 @@ describe("docs/clauses.md", () => {
     const targets = [...docs.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
     expect(targets.length).toBeGreaterThan(0);
     for (const target of targets) expect(anchors, target).toContain(target);
+  });
+
+  it("links every clause's source to its public, versioned place, and never to a working copy", () => {
+    for (const clause of clauses) {
+      const at = docs.indexOf(`<a id="${clauseAnchor(clause.id)}"></a>`);
+      const entry = docs.slice(at, docs.indexOf("<a id=", at + 1));
+      expect(entry, clause.id).toContain(`- **Source:** ${sourceLink(clause.source)}\n`);
+      expect(entry, clause.id).toContain(`](${sourceUrl(clause.source) ?? "unresolved"})`);
+    }
+    expect(docs).not.toMatch(/spec\/[a-z-]+\.md|upstream-facts/);
+    // The table of sources names each document with its link at its commit.
+    for (const doc of Object.values(SOURCES)) expect(docs).toContain(`](https://github.com/${doc.repo}/blob/${doc.commit}/${doc.path}) |`);
   });
 
   it("says how every clause is tested and which broken fake fails it", () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { FAULT_SOURCES, faultCasesOf, type FaultTable } from "../../src/docs/clauses.js";
+import { FAULT_SOURCES, faultCasesOf, sourceLink, type FaultTable } from "../../src/docs/clauses.js";
 import { mockAnchor, renderMockDocs } from "../../src/docs/mocks.js";
 import { CATALOGUE } from "../../src/mocks/catalogue/index.js";
 import * as agentCliFaults from "../integration/agent-cli-faults.js";
@@ -29,7 +29,8 @@ describe("docs/mocks.md", () => {
       expect(docs.indexOf(`<a id="${mockAnchor(fault)}"></a>`, at + 1), fault.name).toBe(-1);
       const entry = docs.slice(at, docs.indexOf("<a id=", at + 1) === -1 ? undefined : docs.indexOf("<a id=", at + 1));
       expect(entry).toContain(`- **A correct host:** `);
-      expect(entry).toContain(`(${fault.host.section})`);
+      expect(entry).toContain(`(${sourceLink(fault.host.section, false)})`);
+      expect(sourceLink(fault.host.section, false), fault.name).toMatch(/^\[.+\]\(https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\/[^)]+\)$/);
       for (const p of fault.params) expect(entry).toContain(`${p.name}=${String(p.default)}`);
     }
   });

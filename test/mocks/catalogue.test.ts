@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AGENT_MODULES, agentFault } from "../../src/mocks/agent-cli/main.js";
+import { sourceProblem } from "../../src/core/clauses/sources.js";
 import { CATALOGUE } from "../../src/mocks/catalogue/index.js";
 import { faultUsage, renderListJson, renderListText } from "../../src/mocks/list.js";
 import { PROVIDER_MODULES, providerFault } from "../../src/mocks/provider/main.js";
@@ -19,7 +20,8 @@ describe("the mock fault catalogue", () => {
       expect(f.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(f.does.length, f.name).toBeGreaterThan(10);
       expect(f.host.does.length, f.name).toBeGreaterThan(10);
-      expect(f.host.section, f.name).toMatch(/^(Agent CLI protocol|Provider protocol|Upstream facts): /);
+      // A public, versioned section, as a clause cites one (never a working copy users do not have).
+      expect(sourceProblem(f.host.section), f.name).toBeUndefined();
       for (const p of f.params) expect(typeof p.default === "number" ? p.kind === "count" : p.kind !== "count", `${f.name}:${p.name}`).toBe(true);
     }
   });
@@ -52,8 +54,13 @@ describe("the mock fault catalogue", () => {
     const text = renderListText(CATALOGUE.filter((f) => f.protocol === "provider"));
     expect(text).toMatch(/^provider faults: awp-conformance mock provider --fault NAME/);
     expect(text).toContain("    slow-invoke:ms=budget+300,id=invoke-1\n      does: ");
-    expect(text).toContain("[Provider protocol: Delivery boundary]");
+    expect(text).toContain("[aw-provider/v1alpha1 provider protocol § Delivery boundary]");
     expect(text).not.toContain("agent-cli faults");
-    expect(JSON.parse(renderListJson(CATALOGUE))).toEqual(JSON.parse(JSON.stringify(CATALOGUE)));
+    // The table itself, each host rule with its public link besides.
+    const listed = JSON.parse(renderListJson(CATALOGUE)) as { host: { url: string } }[];
+    expect(listed.map((f) => ({ ...f, host: { ...f.host, url: undefined } }))).toEqual(JSON.parse(JSON.stringify(CATALOGUE)));
+    expect(listed[CATALOGUE.findIndex((f) => f.name === "slow-invoke")]?.host.url).toBe(
+      "https://github.com/pilichoumao/ANOLISA/blob/f1571065b23cf6601857ce992496a953b787188c/src/aw/docs/design/provider-protocol.md#delivery-boundary",
+    );
   });
 });

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
+import { sourceLabel, sourceUrl } from "../../src/core/clauses/sources.js";
 import { summarize } from "../../src/core/report/judge.js";
 import type { ClauseResult, Finding, RunReport, Summary } from "../../src/core/report/types.js";
 import { renderHtml } from "../../src/reporters/html.js";
-import { escapeLines, escapeText } from "../../src/reporters/html-escape.js";
+import { escapeAttr, escapeLines, escapeText } from "../../src/reporters/html-escape.js";
 import { HTML_SCRIPT } from "../../src/reporters/html-script.js";
 import { HTML_STYLE } from "../../src/reporters/html-style.js";
 import { clauseAnchor } from "../../src/reporters/links.js";
@@ -96,10 +97,10 @@ describe.each(Object.entries(SAMPLES))("renderHtml (%s)", (_name, report) => {
     expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+\s*=/i);
     expect(html).not.toMatch(/url\(/i);
     expect(html).not.toMatch(/@import/i);
-    expect(html).not.toMatch(/href="(?:https?:)?\/\//i);
+    // Links only go somewhere in the page, or to a clause's public source on GitHub (a link, not a resource).
     const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? "");
     expect(hrefs.length).toBeGreaterThan(0);
-    for (const href of hrefs) expect(href.startsWith("#") || href.startsWith("docs/clauses.md#")).toBe(true);
+    for (const href of hrefs) expect(href.startsWith("#") || href.startsWith("https://github.com/"), href).toBe(true);
   });
 
   it("pins its style and script by hash in a strict Content-Security-Policy", () => {
@@ -129,7 +130,7 @@ describe.each(Object.entries(SAMPLES))("renderHtml (%s)", (_name, report) => {
     }
   });
 
-  it("shows each clause's text and source from the catalogue, and links to its docs", () => {
+  it("shows each clause's text and source from the catalogue, linked to its public place", () => {
     const catalogue = new Map((report.protocol === "policy-test" ? [] : loadCatalogue(report.protocol)).map((c) => [c.id, c]));
     for (const clause of report.clauses) {
       const known = catalogue.get(clause.id);
@@ -138,8 +139,9 @@ describe.each(Object.entries(SAMPLES))("renderHtml (%s)", (_name, report) => {
         continue;
       }
       expect(html).toContain(`<p class="clause-text">${escapeText(known.text)}</p>`);
-      expect(html).toContain(`<code>${escapeText(known.source.doc)}</code> § ${escapeText(known.source.section)}`);
-      expect(html).toContain(`href="docs/clauses.md#${clauseAnchor(clause.id)}"`);
+      expect(html).toContain(`Source: <a class="src" href="${escapeAttr(sourceUrl(known.source) ?? "")}">${escapeText(sourceLabel(known.source))}</a>`);
+      // No docs link without --docs-url: the kit's docs/clauses.md is not where the report is opened.
+      expect(html).not.toContain(`href="docs/clauses.md#${clauseAnchor(clause.id)}"`);
     }
   });
 
@@ -281,11 +283,12 @@ describe("renderHtml of a hand-made report", () => {
     expect(empty.match(/<script/gi)).toHaveLength(1);
   });
 
-  it("links to the clause docs at the given URL and nowhere else", () => {
+  it("links to the clause docs at the given URL, besides the public sources", () => {
     const page = render(SAMPLES.minimal, "https://example.org/docs/clauses.md");
+    const docs = [...page.matchAll(/class="docs" href="([^"]*)"/g)].map((m) => m[1] ?? "");
+    expect(docs).toEqual(kinds.map((k) => `https://example.org/docs/clauses.md#${clauseAnchor(k.id)}`));
     const external = [...page.matchAll(/href="(http[^"]*)"/g)].map((m) => m[1] ?? "");
-    expect(external).toHaveLength(kinds.length);
-    for (const href of external) expect(href.startsWith("https://example.org/docs/clauses.md#provider-")).toBe(true);
+    for (const href of external) expect(href.startsWith("https://example.org/docs/clauses.md#provider-") || href.startsWith("https://github.com/"), href).toBe(true);
     expect(render(SAMPLES.minimal, "javascript:alert(1)//")).not.toContain("javascript:");
   });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
+import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
+import { sourceUrl } from "../../src/core/clauses/sources.js";
 import { countedFailures, summarize } from "../../src/core/report/judge.js";
 import type { ClauseResult, CountedLevel, RunReport } from "../../src/core/report/types.js";
 import { renderJunit } from "../../src/reporters/junit.js";
@@ -122,7 +124,9 @@ describe("renderJunit", () => {
     const second = failing.findings[1];
     expect(text).toContain(`expected: ${second?.expected}`);
     expect(text).toContain(`seen:     ${second?.seen}`);
-    expect(text).toContain("see: docs/clauses.md#agent-cli-fidelity-result-text");
+    // Without --docs-url the clause links to its public source (the contract section on GitHub).
+    expect(text).toContain(`see: ${sourceUrl(loadCatalogue("agent-cli").find((c) => c.id === "agent-cli/fidelity/result-text")!.source)}`);
+    expect(renderJunit(agent, { color: false, docsUrl: "https://example.org/clauses.md" })).toContain("see: https://example.org/clauses.md#agent-cli-fidelity-result-text");
   });
 
   it("maxFindings bounds the findings shown", () => {

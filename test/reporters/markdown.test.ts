@@ -169,8 +169,12 @@ describe("renderMarkdown on hostile text", () => {
   it("links to a safe docs URL only", () => {
     const evil = renderMarkdown(crafted(), { color: false, docsUrl: "javascript:alert(1)" });
     expect(evil).not.toContain("javascript:");
-    const relative = renderMarkdown(crafted(), { color: false });
+    const relative = renderMarkdown(crafted(), { color: false, docsUrl: "docs/clauses.md" });
     expect(relative).toContain("[provider/a/counted](docs/clauses.md#provider-a-counted)");
+    // Without --docs-url: a clause of the kit's catalogue links to its public source, any other id to nothing.
+    const plain = renderMarkdown(crafted(), { color: false });
+    expect(plain).toContain("| provider/a/counted |");
+    expect(plain).not.toContain("docs/clauses.md");
   });
 });
 

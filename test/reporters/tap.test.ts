@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Parser, type FinalResults, type Result } from "tap-parser";
 import { describe, expect, it } from "vitest";
+import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
+import { sourceUrl } from "../../src/core/clauses/sources.js";
 import { countedFailures, summarize } from "../../src/core/report/judge.js";
 import type { ClauseResult, CountedLevel, RunReport } from "../../src/core/report/types.js";
 import { renderTap } from "../../src/reporters/tap.js";
@@ -109,6 +111,7 @@ describe("renderTap", () => {
   it("failing points carry YAML diagnostics with message, severity, found, wanted, at, reproduce and foundBy", () => {
     const { asserts } = parse(renderTap(provider, options));
     const failing = provider.clauses.filter((c) => c.status === "fail");
+    const catalogue = new Map(loadCatalogue("provider").map((c) => [c.id, c]));
     for (const clause of failing) {
       const diag = asserts.find((a) => a.name.startsWith(clause.id))?.diag as Record<string, unknown> | null | undefined;
       const finding = clause.findings[0];
@@ -121,7 +124,7 @@ describe("renderTap", () => {
         reproduce: finding?.reproduce,
         foundBy: "scenario",
         findings: clause.findings.length,
-        link: `docs/clauses.md#${clause.id.replace(/\//g, "-")}`,
+        link: sourceUrl(catalogue.get(clause.id)!.source),
       });
       expect(diag?.others).toHaveLength(clause.findings.length - 1);
       expect((diag?.wire as string[] | undefined)?.length).toBe(finding?.wire?.length);

@@ -116,6 +116,8 @@ describe("broken suite files are rejected with catalogue_invalid", () => {
 
   interface ClauseYaml {
     id: string;
+    /** The YAML flow mapping of the clause's source. */
+    source?: string;
     level: string;
     title: string;
   }
@@ -133,7 +135,7 @@ describe("broken suite files are rejected with catalogue_invalid", () => {
       `    level: ${c.level}`,
       `    title: ${JSON.stringify(c.title)}`,
       "    text: A sentence long enough to be a clause text.",
-      "    source: { doc: spec/provider-protocol.md, section: Transport contract }",
+      `    source: ${c.source ?? "{ doc: provider-protocol, section: Transport contract }"}`,
     ].join("\n");
   }
 
@@ -203,6 +205,18 @@ describe("broken suite files are rejected with catalogue_invalid", () => {
     expect(rejection(writeSuite("deep", [clause({ id: "provider/sample/first/rule" })])).code).toBe("catalogue_invalid");
   });
 
+  it.each([
+    ["a working copy users do not have (spec/)", "{ doc: spec/provider-protocol.md, section: Transport contract }", /must match pattern/],
+    ["an unknown document", "{ doc: provider-protocl, section: Transport contract }", /first-rule: cites the unknown document "provider-protocl"/],
+    ["a heading the cited revision does not have", "{ doc: provider-protocol, section: PostTool text replacement }", /first-rule: cites "PostTool text replacement", but pilichoumao\/ANOLISA .* at f1571065 has no heading/],
+    ["a heading of the other contract", "{ doc: agent-cli-protocol, section: Transport contract }", /has no heading of that name/],
+    ["a place an upstream file does not record", "{ doc: aw-provider-request-schema, section: tool_name }", /has no recorded place of that name/],
+  ])("a source citing %s", (_what, source, message) => {
+    const error = rejection(writeSuite(`source-${source.replace(/\W+/g, "-")}`, [clause({ source })]));
+    expect(error.code).toBe("catalogue_invalid");
+    expect(error.message).toMatch(message);
+  });
+
   it("an area that does not match the file name", () => {
     const root = writeSuite("area-mismatch", [clause()], { file: "elsewhere.yaml" });
     expect(rejection(root).code).toBe("catalogue_invalid");
@@ -255,7 +269,7 @@ describe("report.schema.json", () => {
     level,
     title: `title of ${id}`,
     text: "A clause text for the report test.",
-    source: { doc: "spec/provider-protocol.md", section: "Transport contract" },
+    source: { doc: "provider-protocol", section: "Transport contract" },
   });
 
   const finding: Finding = {

@@ -5,13 +5,14 @@ import { KitError } from "../errors.js";
 import { packageRoot } from "../paths.js";
 import { describeSchemaErrors, kitSchema } from "../schema.js";
 import type { Clause, SuiteProtocol } from "../report/types.js";
-import { orderedClauses, sha256, snapshotSuites, suiteFileNames, suiteSchemaHash, type SuiteFile, type SuiteSnapshot } from "./snapshot.js";
+import { sourceProblem } from "./sources.js";
+import { orderedClauses, sha256, snapshotSuites, sourcesHash, suiteFileNames, suiteSchemaHash, type SuiteFile, type SuiteSnapshot } from "./snapshot.js";
 
 export type { SuiteFile } from "./snapshot.js";
 
 const cache = new Map<string, Clause[]>();
 
-/** Reads suites/<protocol>/*.yaml, validates each file against schemas/suite.schema.json. */
+/** Reads suites/<protocol>/*.yaml, validates each file against schemas/suite.schema.json and every clause's source against the source table (sources.ts). */
 export function loadSuiteFiles(protocol: SuiteProtocol, suitesDir = join(packageRoot(), "suites")): SuiteFile[] {
   const dir = join(suitesDir, protocol);
   const validate = kitSchema("suite.schema.json");
@@ -31,6 +32,8 @@ export function loadSuiteFiles(protocol: SuiteProtocol, suitesDir = join(package
       if (!clause.id.startsWith(`${protocol}/${suite.area}/`)) {
         throw new KitError("catalogue_invalid", `${clause.id}: id is not under ${protocol}/${suite.area}/`);
       }
+      const problem = sourceProblem(clause.source);
+      if (problem !== undefined) throw new KitError("catalogue_invalid", `${clause.id}: ${problem}`);
     }
     return suite;
   });
@@ -50,7 +53,7 @@ export function loadCatalogue(protocol: SuiteProtocol): Clause[] {
  * now, with each file's hash. A protocol that fails is left out, so it fails at run time as before.
  */
 export function suiteSnapshot(protocols: readonly SuiteProtocol[], root = packageRoot()): SuiteSnapshot {
-  const snapshot: SuiteSnapshot = { schema: suiteSchemaHash(root), protocols: {} };
+  const snapshot: SuiteSnapshot = { schema: suiteSchemaHash(root), sources: sourcesHash(), protocols: {} };
   for (const protocol of protocols) {
     const dir = join(root, "suites", protocol);
     try {

@@ -5,7 +5,8 @@
  * was validated, and otherwise the files are loaded the full way. `list` reads it through
  * catalogueOf, which loads neither the YAML reader nor Ajv; every other command through loadCatalogue.
  * The same bytes give the same data and the same verdict, so the output cannot differ; an edited,
- * added or removed file, or an edited schema, misses and goes through the YAML reader and Ajv.
+ * added or removed file, an edited schema or an edited source table (sources.ts, against which
+ * the loader checks every clause's citation) misses and goes through the YAML reader and Ajv.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { KitError } from "../errors.js";
 import { packageRoot } from "../paths.js";
 import type { Clause, SuiteProtocol } from "../report/types.js";
+import { SOURCES } from "./sources.js";
 
 export interface SuiteFile {
   protocol: SuiteProtocol;
@@ -22,9 +24,11 @@ export interface SuiteFile {
   clauses: Clause[];
 }
 
-/** Per protocol: suite.schema.json's hash and, per file name, its hash and its validated content. */
+/** Per protocol: suite.schema.json's hash, the source table's, and per file name its hash and its validated content. */
 export interface SuiteSnapshot {
   schema: string;
+  /** sourcesHash() when the files were validated: their citations were checked against that table. */
+  sources: string;
   protocols: Partial<Record<SuiteProtocol, Record<string, { sha256: string; suite: SuiteFile }>>>;
 }
 
@@ -33,6 +37,11 @@ export const sha256 = (bytes: string | Buffer): string => createHash("sha256").u
 /** Where the build writes the snapshot: beside the compiled module (dist/src/core/clauses/). */
 export function snapshotPath(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "suite-snapshot.json");
+}
+
+/** The hash of the source table the loader checks citations against. */
+export function sourcesHash(): string {
+  return sha256(JSON.stringify(SOURCES));
 }
 
 export function suiteSchemaHash(root = packageRoot()): string {
@@ -49,7 +58,7 @@ export function suiteFileNames(dir: string): string[] {
 /** The suites of `protocol` from the snapshot, or undefined unless every file (and the schema) is the one validated. */
 export function suitesFromSnapshot(protocol: SuiteProtocol, snapshot: SuiteSnapshot, root = packageRoot()): SuiteFile[] | undefined {
   const stored = snapshot.protocols[protocol];
-  if (stored === undefined || snapshot.schema !== suiteSchemaHash(root)) return undefined;
+  if (stored === undefined || snapshot.schema !== suiteSchemaHash(root) || snapshot.sources !== sourcesHash()) return undefined;
   const dir = join(root, "suites", protocol);
   const names = suiteFileNames(dir);
   if (names.length !== Object.keys(stored).length) return undefined;

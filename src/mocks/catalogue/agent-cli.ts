@@ -3,15 +3,21 @@
  * with what a correct host (a Desktop launcher, a gateway driving agent CLIs) does about
  * each, in our own words, and the contract section it rests on.
  */
+import type { ClauseSource } from "../../core/report/types.js";
 import type { FaultEntry, FaultInfo, FaultParam, HostRule } from "./types.js";
 import { entries, param, turnParam as turn } from "../run.js";
 
-const LAUNCH = "Agent CLI protocol: Launch contract";
-const INPUT = "Agent CLI protocol: Input JSONL";
-const OUTPUT = "Agent CLI protocol: Output JSONL";
-const RESUME = "Agent CLI protocol: Resume and delivery semantics";
-const SECURITY = "Agent CLI protocol: Security boundary";
-const UPSTREAM = "Upstream facts: what the upstream Desktop launcher does";
+// Sections of the public contract, and of the upstream Desktop launcher where a rule is its own (src/core/clauses/sources.ts).
+const contract = (section: string): ClauseSource => ({ doc: "agent-cli-protocol", section });
+const launcher = (section: string): ClauseSource => ({ doc: "awp-desktop-launcher", section });
+const LAUNCH = contract("Launch contract");
+const INPUT = contract("Input JSONL");
+const OUTPUT = contract("Output JSONL");
+const RESUME = contract("Resume and delivery semantics");
+const SECURITY = contract("Security boundary");
+const TRANSLATOR = launcher("translateEvent");
+const STOP = launcher("stopProcess");
+const EXIT = launcher("startSession");
 
 /** What a correct host does about each kind of misbehaviour (several faults share one). */
 const R = {
@@ -19,7 +25,7 @@ const R = {
   malformedLine: { section: OUTPUT, does: "Logs a malformed stdout line as a diagnostic and skips it, then keeps reading the turn: stdout is protocol-only and malformed lines are not rendered." },
   partialLine: { section: OUTPUT, does: "Parses (or drops) an unterminated last stdout line when the process exits, without hanging; every event is meant to end with a newline." },
   outputGuard: { section: OUTPUT, does: "Stops the runtime once its unbroken stdout buffer passes 4 MiB (runtime_output_oversize) instead of buffering without bound; decodes stdout lossily and never renders such bytes." },
-  unknownEvents: { section: UPSTREAM, does: "Ignores JSON objects it does not know (no type, an unknown type) and keeps the turn going." },
+  unknownEvents: { section: TRANSLATOR, does: "Ignores JSON objects it does not know (no type, an unknown type) and keeps the turn going." },
   exitedRuntime: { section: INPUT, does: "Notices the child's exit and reports the runtime as gone (the user's next send fails visibly); it never waits for an answer from a process that has exited. The process is meant to stay alive for the conversation." },
   refusedLaunch: { section: LAUNCH, does: "Shows the failed launch with the stderr it kept (bounded), so the operator can fix the configuration (for example awp-jsonl instead of stream-json); no silent hang." },
   noInit: { section: OUTPUT, does: "Works without system/init (it is recommended, not required): the session id then comes from the result's session_id." },
@@ -28,7 +34,7 @@ const R = {
   oneTerminal: { section: OUTPUT, does: "Takes the first terminal event as the end of the turn: a second result must not end the next turn or show as another answer. Exactly one terminal event is required per accepted user turn." },
   turnOrder: { section: RESUME, does: "Matches terminal events to the turns it wrote, in order, and writes one stdin line per accepted send; the CLI owns how it schedules its model requests." },
   exitMidTurn: { section: OUTPUT, does: "Treats an exit before the terminal event as an abnormal mid-turn failure: the turn ends visibly failed, never as a success, and is not replayed." },
-  errorResult: { section: UPSTREAM, does: "Treats a result with is_error true as a failure whatever its subtype; the error text is result when it is a string, else cc_<subtype>, else cc_error." },
+  errorResult: { section: TRANSLATOR, does: "Treats a result with is_error true as a failure whatever its subtype; the error text is result when it is a string, else cc_<subtype>, else cc_error." },
   errorText: { section: OUTPUT, does: "Shows the failure without relying on result being a stable machine-readable code; free text is displayed, not parsed." },
   usage: { section: OUTPUT, does: "Checks usage counts (non-negative integers) before adding them up or showing them." },
   blocks: { section: OUTPUT, does: "Renders streamed blocks by their index and copes with a delta for a block it never saw start, or two open blocks, without crashing or losing text." },
@@ -41,11 +47,11 @@ const R = {
   secrets: { section: SECURITY, does: "Treats the CLI's stderr as possibly secret: keeps it bounded and out of shared logs and traces; secrets reach the CLI through the environment, never prefix arguments." },
   slowTurn: { section: INPUT, does: "Lets a slow turn run (the contract sets no time for an answer) and gives the user a way to stop it: SIGTERM, then SIGKILL after a grace." },
   unanswered: { section: OUTPUT, does: "Bounds its wait for an answer (a stop the user can trigger, then SIGTERM and SIGKILL) and never credits a later result to the unanswered turn." },
-  shutdown: { section: UPSTREAM, does: "After the shutdown line waits briefly (the Desktop: 500 ms), then sends SIGTERM, then SIGKILL after a grace (the Desktop: 3 s); it never waits forever." },
+  shutdown: { section: STOP, does: "After the shutdown line waits briefly (the Desktop: 500 ms), then sends SIGTERM, then SIGKILL after a grace (the Desktop: 3 s); it never waits forever." },
   sigterm: { section: INPUT, does: "Follows SIGTERM with SIGKILL after a bounded grace (the Desktop: 3 s) and reaps the child; the process must handle ordinary termination, but a host cannot rely on it." },
   eof: { section: INPUT, does: "After closing stdin, bounds its wait for the exit: SIGTERM, then SIGKILL." },
-  leftoverPipe: { section: UPSTREAM, does: "Decides the CLI ended on the child's exit, not on the end of its pipes: a grandchild holding stdout or stderr must not keep the host waiting (bounded reads; kill the process group on stop)." },
-  leftoverHidden: { section: UPSTREAM, does: "Nothing it can see: a grandchild in a new session holds none of its pipes and survives a process-group kill. Cleaning up is the CLI's job; a host may sweep by its own launch marker." },
+  leftoverPipe: { section: EXIT, does: "Decides the CLI ended on the child's exit, not on the end of its pipes: a grandchild holding stdout or stderr must not keep the host waiting (bounded reads; kill the process group on stop)." },
+  leftoverHidden: { section: INPUT, does: "Nothing it can see: a grandchild in a new session holds none of its pipes and survives a process-group kill. Cleaning up is the CLI's job; a host may sweep by its own launch marker." },
   silent: { section: OUTPUT, does: "Bounds its wait for the first answer, then stops the runtime (SIGTERM, then SIGKILL) and shows a failure, not an endless spinner." },
   bridge: { section: OUTPUT, does: "Nothing on the AWP wire: the managed-task bridge is the CLI's own business with its control plane (the kit's control-plane fixture sees it); a host only renders the tool_use it shows." },
 } as const satisfies Record<string, HostRule>;

@@ -3,15 +3,17 @@
  * with what a correct host (aw-host, a gateway running policy providers) does about each,
  * in our own words, and the contract section it rests on.
  */
+import type { ClauseSource } from "../../core/report/types.js";
 import type { FaultEntry, FaultInfo, FaultParam, HostRule } from "./types.js";
 import { entries, param } from "../run.js";
 
-const TRANSPORT = "Provider protocol: Transport contract";
-const METHODS = "Provider protocol: Three methods";
-const ADMISSION = "Provider protocol: Offline admission";
-const REPLACEMENT = "Provider protocol: PostTool text replacement";
-const BOUNDARY = "Provider protocol: Delivery boundary";
-const UPSTREAM = "Upstream facts: what the upstream library enforces";
+// Sections of the public contract (src/core/clauses/sources.ts).
+const contract = (section: string): ClauseSource => ({ doc: "provider-protocol", section });
+const TRANSPORT = contract("Transport contract");
+const METHODS = contract("Three methods");
+const INVOKE = contract("invoke");
+const ADMISSION = contract("Offline admission");
+const BOUNDARY = contract("Delivery boundary");
 
 /** What a correct host does about each kind of misbehaviour (several faults share one). */
 const R = {
@@ -24,17 +26,17 @@ const R = {
   description: { section: ADMISSION, does: "Admits a step only from a well-formed description (at most 64 operations, unique nonempty names, known events and effects) that supports it; otherwise admission fails with a reason before any invocation." },
   configEvidence: { section: ADMISSION, does: "Starts a step only after validate_config accepted that exact configuration, and keeps the association; an acceptance it cannot check is the provider's bug, not the host's." },
   effects: { section: METHODS, does: "Applies only checked candidate effects: at most 64, each in allowed_effects with its allowed fields and code form; anything else makes the whole response invalid (a failure), not a partial decision." },
-  replacement: { section: REPLACEMENT, does: "Accepts replace_result only on tool.after, at most once, with string text and only when it supplied result_projection; block only before the tool. Otherwise the response is invalid (a failure)." },
+  replacement: { section: ADMISSION, does: "Accepts replace_result only on tool.after, at most once, with string text and only when it supplied result_projection, rules of a later revision of the contract than the one cited; block only before the tool. Otherwise the response is invalid (a failure)." },
   untrustedText: { section: METHODS, does: "Treats reason codes, texts and error codes as untrusted: it does not copy them into shared logs or displays by default." },
   deadline: { section: BOUNDARY, does: "Enforces budget_ms with its own timer: once the deadline passes it kills the process (SIGTERM, then SIGKILL), reaps it and applies on_error." },
   processEnd: { section: BOUNDARY, does: "Takes the call as finished when the process exits, and bounds that wait too: a provider that answered but lingers is killed and reaped." },
   leftoverPipe: { section: BOUNDARY, does: "Does not wait for the end of stdout or stderr once the process exited: a grandchild holding a pipe must not stall the call (bounded reads, process-group kill)." },
   leftoverHidden: { section: BOUNDARY, does: "Nothing it can see: a grandchild in a new session holds none of its pipes and survives a process-group kill. Cleaning up is the provider's job." },
   crash: { section: TRANSPORT, does: "Treats death by a signal as a failed execution under on_error, never as a decision." },
-  robustness: { section: UPSTREAM, does: "Nothing, with a correct host: it never sends such a request (it checks its own). With a host that does, the provider answers instead of refusing with exit 2, so the host's bug goes unseen." },
-  requestWhitespace: { section: "Provider protocol: Standalone stdio example", does: "May send the request with a trailing newline (JSON whitespace, not a second message); if a provider refuses that with an error response, the host applies on_error." },
-  digestDialect: { section: UPSTREAM, does: "Binds each invocation with one serde_json float format; a provider built on another may refuse exponent-form floats, which the host sees as a failed execution." },
-  admissionOnly: { section: ADMISSION, does: "Rejects at admission a step that needs ask, input replacement or a permission.request event: the v1alpha1 profile admits only observe and block before a tool and replace_result after it." },
+  robustness: { section: TRANSPORT, does: "Nothing, with a correct host: it never sends such a request (it checks its own). With a host that does, the provider answers instead of refusing with exit 2, so the host's bug goes unseen." },
+  requestWhitespace: { section: contract("Standalone stdio example"), does: "May send the request with a trailing newline (JSON whitespace, not a second message); if a provider refuses that with an error response, the host applies on_error." },
+  digestDialect: { section: INVOKE, does: "Binds each invocation with one serde_json float format; a provider built on another may refuse exponent-form floats, which the host sees as a failed execution." },
+  admissionOnly: { section: ADMISSION, does: "Rejects at admission a step that needs ask, input replacement or a permission.request event: the v1alpha1 profile admits only observe and block before a tool, and observe after it (replace_result too, by a later revision of the contract than the one cited)." },
   validDecision: { section: METHODS, does: "Applies the decision: it is protocol-valid, only wrong for the policy (what `awp-conformance policy-test` catches)." },
   providerState: { section: TRANSPORT, does: "Nothing it can see: a provider that keeps state in its working directory or answers differently there is the provider's bug (the kit runs it in a fresh directory)." },
 } as const satisfies Record<string, HostRule>;

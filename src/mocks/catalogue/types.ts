@@ -5,6 +5,8 @@
  * (the helpers that build and read entries are in ../run.ts), so no mock loads this file.
  */
 
+import type { ClauseSource } from "../../core/report/types.js";
+
 export type MockProtocol = "agent-cli" | "provider";
 
 /**
@@ -27,8 +29,8 @@ export interface FaultParam {
 export interface HostRule {
   /** In our own words: what the host should do when a candidate misbehaves this way. */
   does: string;
-  /** The contract document and section it rests on, e.g. "Agent CLI protocol: Output JSONL". */
-  section: string;
+  /** The public section it rests on, as a clause cites one: `{doc: "agent-cli-protocol", section: "Output JSONL"}` (src/core/clauses/sources.ts). */
+  section: ClauseSource;
 }
 
 export interface FaultInfo {

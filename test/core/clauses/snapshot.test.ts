@@ -1,6 +1,6 @@
 /**
  * The build's catalogue snapshot (used by `list`): it gives exactly what the validating loader
- * gives, and any change to a suite file or to suite.schema.json makes it miss.
+ * gives, and any change to a suite file, to suite.schema.json or to the source table makes it miss.
  */
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +50,10 @@ describe("the catalogue snapshot", () => {
     appendFileSync(join(schema, "schemas", "suite.schema.json"), "\n");
     expect(suitesFromSnapshot("provider", snapshot, schema)).toBeUndefined();
     expect(suitesFromSnapshot("agent-cli", snapshot, copyRoot())).toBeUndefined();
+
+    // Citations were checked against another source table (a heading dropped from sources.ts, say).
+    expect(suitesFromSnapshot("provider", { ...snapshot, sources: "0".repeat(64) }, copyRoot())).toBeUndefined();
+    expect(suitesFromSnapshot("provider", snapshot, copyRoot())).toBeDefined();
   });
 
   it("leaves out a protocol whose files do not validate, so they fail at run time as before", () => {
