@@ -36,6 +36,8 @@ export interface AgentCliCase {
   kitEnv?: Readonly<Record<string, string>>;
   /** Strings that must never appear in report.json (besides the fixture token). */
   secrets?: readonly string[];
+  /** Text every finding of the failing clauses must hold (the fixture's refusal it quotes, say). */
+  says?: string;
   /**
    * The fault must show inside the kit's quiet window after launch (--quiet-window): run it
    * with no other kit run of its file, so a loaded box does not push the fake's startup past
@@ -144,4 +146,21 @@ export const MANAGED_TASK_FAULTS: readonly AgentCliCase[] = [
   { name: "managed-leak-key", fault: "managed-leak-key", fails: [mt("key-not-leaked")], scenarios: ["managed-tasks"] },
   { name: "managed-hide-tool-use", fault: "managed-hide-tool-use", fails: [mt("tool-use-shown")], scenarios: ["managed-tasks"] },
   { name: "managed-task-type-shell", fault: "managed-task-type-shell", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"] },
+];
+
+/**
+ * A CLI written against the Anthropic Messages API (src/mocks/agent-cli/faults-anthropic.ts):
+ * its good path passes the content scenario; each request the real API refuses, which the
+ * kit's model fixture refuses too, fails the clause of the turn or block it breaks, quoting
+ * the refusal (issue 26, "a model stand-in more lenient than the real one").
+ */
+export const MODEL_API_FAULTS: readonly AgentCliCase[] = [
+  { name: "anthropic-messages", fault: "anthropic-messages", fails: [], scenarios: ["content"] },
+  { name: "anthropic-no-version", fault: "anthropic-no-version", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 400: anthropic-version: header is required" },
+  { name: "anthropic-no-max-tokens", fault: "anthropic-no-max-tokens", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 400: max_tokens: Field required" },
+  { name: "anthropic-bearer", fault: "anthropic-bearer", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 401: x-api-key header is required" },
+  { name: "anthropic-empty-text", fault: "anthropic-empty-text", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 400: messages: text content blocks must be non-empty" },
+  { name: "anthropic-unknown-block", fault: "anthropic-unknown-block", fails: [inp("text-block")], scenarios: ["content"], says: "Input tag 'markdown' found using 'type' does not match any of the expected tags" },
+  { name: "anthropic-image-url", fault: "anthropic-image-url", fails: [inp("image-block")], scenarios: ["content"], says: "Input tag 'image_url'" },
+  { name: "anthropic-file-part", fault: "anthropic-file-part", fails: [inp("document-block")], scenarios: ["content"], says: "Input tag 'file'" },
 ];
