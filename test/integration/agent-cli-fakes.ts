@@ -190,10 +190,11 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[],
           expect(text).not.toContain("sk-awp-");
           expect(text).not.toMatch(/awp-cp-[0-9a-f]{48}/);
           for (const secret of c.secrets ?? []) expect(text).not.toContain(secret);
-          // Every finding of a failing clause carries evidence.
+          // Every finding of a failing clause carries evidence (and what the case says it quotes).
           for (const clause of report.clauses.filter((r) => r.status === "fail")) {
             expect(clause.findings.length, clause.id).toBeGreaterThan(0);
             for (const f of clause.findings) expect(f.evidence?.length ?? 0, `${clause.id}: ${f.message}`).toBeGreaterThan(0);
+            for (const f of clause.findings) if (c.says !== undefined) expect(f.message, clause.id).toContain(c.says);
           }
         }, TEST_TIMEOUT_MS);
       }

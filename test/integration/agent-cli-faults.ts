@@ -38,6 +38,8 @@ export interface AgentCliCase {
   kitEnv?: Readonly<Record<string, string>>;
   /** Strings that must never appear in report.json (besides the fixture token). */
   secrets?: readonly string[];
+  /** Text every finding of the failing clauses must hold (the fixture's refusal it quotes, say). */
+  says?: string;
   /**
    * The fault must show inside the kit's quiet window after launch (--quiet-window): run it
    * with no other kit run of its file, so a loaded box does not push the fake's startup past
@@ -153,4 +155,21 @@ export const MANAGED_TASK_FAULTS: readonly AgentCliCase[] = [
   // Another task API is one root cause: control-plane-api fails; what needs a task the control plane ran is skipped.
   { name: "managed-other-task-path", fault: "managed-other-task-path", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"], skips: needATask(/POST \/tasks \(404\)/) },
   { name: "managed-other-task-body", fault: "managed-other-task-body", fails: [mt("control-plane-api")], scenarios: ["managed-tasks"], skips: needATask(/POST \/v1\/tasks \(400\)/) },
+];
+
+/**
+ * A CLI written against the Anthropic Messages API (src/mocks/agent-cli/faults-anthropic.ts):
+ * its good path passes the content scenario; each request the real API refuses, which the
+ * kit's model fixture refuses too, fails the clause of the turn or block it breaks, quoting
+ * the refusal (issue 26, "a model stand-in more lenient than the real one").
+ */
+export const MODEL_API_FAULTS: readonly AgentCliCase[] = [
+  { name: "anthropic-messages", fault: "anthropic-messages", fails: [], scenarios: ["content"] },
+  { name: "anthropic-no-version", fault: "anthropic-no-version", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 400: anthropic-version: header is required" },
+  { name: "anthropic-no-max-tokens", fault: "anthropic-no-max-tokens", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 400: max_tokens: Field required" },
+  { name: "anthropic-bearer", fault: "anthropic-bearer", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 401: x-api-key header is required" },
+  { name: "anthropic-empty-text", fault: "anthropic-empty-text", fails: [inp("text-block")], scenarios: ["content"], says: "HTTP 400: messages: text content blocks must be non-empty" },
+  { name: "anthropic-unknown-block", fault: "anthropic-unknown-block", fails: [inp("text-block")], scenarios: ["content"], says: "Input tag 'markdown' found using 'type' does not match any of the expected tags" },
+  { name: "anthropic-image-url", fault: "anthropic-image-url", fails: [inp("image-block")], scenarios: ["content"], says: "Input tag 'image_url'" },
+  { name: "anthropic-file-part", fault: "anthropic-file-part", fails: [inp("document-block")], scenarios: ["content"], says: "Input tag 'file'" },
 ];

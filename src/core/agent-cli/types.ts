@@ -248,6 +248,12 @@ export interface ModelCall {
    * stream_options.include_usage, an error, a stall).
    */
   usage?: TokenUsage;
+  /**
+   * Why the fixture refused the request (outcome bad-request or unauthorized): "HTTP 400: <the
+   * API's error message> (<the documentation page of the rule>)". The fixture refuses what the
+   * real API refuses; absent for requests it answered or failed on purpose.
+   */
+  refusal?: string;
   /** complete: the whole reply was sent; stalled: left hanging; aborted: the client went away first. */
   outcome: "complete" | "error" | "stalled" | "aborted" | "unauthorized" | "bad-request";
 }

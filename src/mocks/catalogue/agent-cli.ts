@@ -161,6 +161,16 @@ const MODEL_SIDE: readonly FaultEntry[] = [
   { name: "managed-other-task-path", group: "managed tasks", does: 'Submits tasks as another task API would take them: POST {"kind":"command","argv":[...]} to /tasks.', host: R.bridge, kitOnly: BRIDGE },
   { name: "managed-other-task-body", group: "managed tasks", does: "Submits tasks to /v1/tasks with argv and the idempotency key at the top level of the body, not in payload.", host: R.bridge, kitOnly: BRIDGE },
 
+  // ---- a CLI talking Anthropic Messages, and what the real API refuses of it (the kit's fixture refuses the same)
+  { name: "anthropic-messages", group: "anthropic messages", does: "Not a fault: talks Anthropic Messages instead of chat completions (POST /v1/messages with x-api-key, anthropic-version and max_tokens; the user's blocks as given).", host: R.modelSide, kitOnly: MODEL },
+  { name: "anthropic-no-version", group: "anthropic messages", does: "Talks Anthropic Messages; the selected turn's requests carry no anthropic-version header.", host: R.modelSide, kitOnly: MODEL, params: [turn("content-1")] },
+  { name: "anthropic-no-max-tokens", group: "anthropic messages", does: "Talks Anthropic Messages; the selected turn's requests carry no max_tokens.", host: R.modelSide, kitOnly: MODEL, params: [turn("content-1")] },
+  { name: "anthropic-bearer", group: "anthropic messages", does: "Talks Anthropic Messages; the selected turn's requests carry the key as Authorization: Bearer instead of x-api-key.", host: R.modelSide, kitOnly: MODEL, params: [turn("content-1")] },
+  { name: "anthropic-empty-text", group: "anthropic messages", does: "Talks Anthropic Messages; the selected turn's user message gets an empty text block.", host: R.modelSide, kitOnly: MODEL, params: [turn("content-1")] },
+  { name: "anthropic-unknown-block", group: "anthropic messages", does: "Talks Anthropic Messages; the selected turn's text goes in blocks of a made-up type, markdown, which the Messages API does not know.", host: R.modelSide, kitOnly: MODEL, params: [turn("content-1")] },
+  { name: "anthropic-image-url", group: "anthropic messages", does: "Talks Anthropic Messages; images go as OpenAI image_url parts (a data: URL) instead of image blocks.", host: R.modelSide, kitOnly: MODEL },
+  { name: "anthropic-file-part", group: "anthropic messages", does: "Talks Anthropic Messages; documents go as OpenAI file parts instead of document blocks.", host: R.modelSide, kitOnly: MODEL },
+
   // ---- size bugs only the fuzzer finds
   { name: "drop-terminal-on-line-separator", group: "fuzz only", does: "Never ends a turn whose text holds U+2028.", host: R.unanswered },
   { name: "drop-terminal-over-64k", group: "fuzz only", does: "Never ends a turn whose text passes `bytes` bytes.", host: R.unanswered, params: [param("bytes", "count", 65_536, "text size that triggers it")] },

@@ -3,7 +3,10 @@
  * fallback". A turn handles its block when it ends in an error result, when the model
  * request shows the block (its data, or a fallback naming its type or media type), or
  * when the CLI's own visible output for the turn names it (a note such as "the PDF
- * attachment was received but cannot be read"). Silent disappearance is the failure.
+ * attachment was received but cannot be read"). Silent disappearance is the failure, and so
+ * is, for an image or a document, an error result that only follows the kit's model fixture
+ * refusing the turn's request as the real API would (an OpenAI image_url part on
+ * /v1/messages, say): see refused.ts.
  */
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
@@ -12,6 +15,7 @@ import { modelCause } from "../causes.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { finding, judgeSome, show, skip, type AgentRun } from "./helpers.js";
 import { modelPieces } from "./fidelity.js";
+import { refusalFinding, refusedIn } from "./refused.js";
 import { allSegments } from "./turns.js";
 
 export function blockTypes(segment: Segment): string[] {
@@ -84,10 +88,16 @@ function turnMessages(call: ModelCall): string {
   return JSON.stringify(messages.slice(start));
 }
 
-type Handling = "error" | "note" | "request" | "dropped-with-model" | "no-model";
+type Handling = "error" | "refused" | "note" | "request" | "dropped-with-model" | "no-model";
 
-function handling(transcript: Transcript, segment: Segment, type: string, cause: string | undefined): Handling {
-  if (isErrorResult(segment)) return "error";
+/**
+ * `documented`: the model APIs take this block in a documented form (an image, a document), so
+ * an error result that only follows the fixture's refusal of the turn's request is that
+ * refusal, not the CLI's explicit rejection. A block no API knows (the kit's probe) that the
+ * CLI passes on raw and the API refuses has been rejected, visibly.
+ */
+function handling(transcript: Transcript, segment: Segment, type: string, cause: string | undefined, documented: boolean): Handling {
+  if (isErrorResult(segment)) return documented && refusedIn(transcript, segment).length > 0 ? "refused" : "error";
   const blocks = blocksOf(segment, type);
   const names = namesOf(type, blocks);
   const prompts = promptTexts(segment);
@@ -101,7 +111,7 @@ function handling(transcript: Transcript, segment: Segment, type: string, cause:
   return "dropped-with-model";
 }
 
-export function blockCheck(clause: string, type: string, what: string): Check<AgentRun> {
+export function blockCheck(clause: string, type: string, what: string, documented: boolean): Check<AgentRun> {
   return {
     clause,
     judge: (run) => {
@@ -110,8 +120,9 @@ export function blockCheck(clause: string, type: string, what: string): Check<Ag
       return judgeSome(
         turns,
         ({ transcript, segment }): Finding[] | undefined => {
-          const how = handling(transcript, segment, type, cause);
+          const how = handling(transcript, segment, type, cause, documented);
           if (how === "no-model") return undefined;
+          if (how === "refused") return [refusalFinding(clause, transcript, segment, what, refusedIn(transcript, segment))];
           if (how !== "dropped-with-model") return [];
           const calls = callsIn(transcript, segment);
           const where = { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) };

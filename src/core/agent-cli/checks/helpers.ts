@@ -102,7 +102,7 @@ export function eventEvidence(event: TranscriptEvent, at: number): Evidence {
     : event.kind === "note" ? event.text
     : event.kind === "leftovers" ? describeSweep(event)
     : event.kind === "controlplane" ? describeControlPlane(event.request)
-    : `model call #${event.call.seq} ${event.call.outcome}`;
+    : `model call #${event.call.seq} ${event.call.method} ${event.call.path} -> ${event.call.status} ${event.call.outcome}${event.call.refusal !== undefined ? `: ${event.call.refusal}` : ""}`;
   return { stream, seq: at, excerpt: excerpt(text) };
 }
 
@@ -149,7 +149,7 @@ function wireText(event: TranscriptEvent): { stream: WireEntry["stream"]; text: 
     case "stderr":
       return { stream: "stderr", text: event.text };
     case "model":
-      return { stream: "model", text: `#${event.call.seq} ${event.call.api} ${event.call.path} -> ${event.call.status} ${event.call.outcome}${event.call.replyText ? `: ${event.call.replyText}` : ""}` };
+      return { stream: "model", text: `#${event.call.seq} ${event.call.api} ${event.call.path} -> ${event.call.status} ${event.call.outcome}${event.call.replyText ? `: ${event.call.replyText}` : ""}${event.call.refusal !== undefined ? `: ${event.call.refusal}` : ""}` };
     case "controlplane":
       return { stream: "model", text: describeControlPlane(event.request) };
     case "exit":

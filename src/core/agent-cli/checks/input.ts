@@ -5,6 +5,7 @@ import { exitedAtStart, modelCause } from "../causes.js";
 import { PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
+import { refusalFinding, refusedIn } from "./refused.js";
 import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
@@ -67,16 +68,20 @@ export const inputChecks: Check<AgentRun>[] = [
         ({ transcript, segment }) => {
           const text = userText(segment.input?.message);
           const calls = callsIn(transcript, segment);
-          if (!isSuccess(segment)) return [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "a plain text turn was not answered with success", { seen: show(segment.terminal?.object?.result) })];
+          if (!isSuccess(segment)) {
+            const refused = refusedIn(transcript, segment);
+            if (refused.length > 0) return [refusalFinding(`${ID}/text-block`, transcript, segment, "plain text", refused)];
+            return [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "a plain text turn was not answered with success", { seen: show(segment.terminal?.object?.result) })];
+          }
           return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
         },
         skip("no text-only turn was answered in the content scenario: run it with --scenario content (see agent-cli/turns for unanswered turns)"),
       );
     },
   },
-  blockCheck(`${ID}/image-block`, "image", "image"),
-  blockCheck(`${ID}/document-block`, "document", "document"),
-  blockCheck(`${ID}/unsupported-block`, PROBE_BLOCK_TYPE, "unsupported"),
+  blockCheck(`${ID}/image-block`, "image", "image", true),
+  blockCheck(`${ID}/document-block`, "document", "document", true),
+  blockCheck(`${ID}/unsupported-block`, PROBE_BLOCK_TYPE, "unsupported", false),
   {
     clause: `${ID}/mcp-config`,
     judge: (run) => {
