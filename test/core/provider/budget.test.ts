@@ -30,8 +30,9 @@ function exchange(seq: number, purpose: Purpose, budget: number, a: Answer): Pro
   };
 }
 
-function judged(probe?: Answer): { tight: ReturnType<typeof judgeProviderTranscript>["results"][number] | undefined; withinBudget: string | undefined } {
-  const exchanges = [exchange(1, "invoke", 5000, { status: "ok", ms: 40 }), ...(probe !== undefined ? [exchange(2, "tight-budget", 1, probe)] : [])];
+function judged(probe?: Answer, describeMs?: number): { tight: ReturnType<typeof judgeProviderTranscript>["results"][number] | undefined; withinBudget: string | undefined } {
+  const describe = describeMs === undefined ? [] : [{ ...exchange(3, "describe", 0, { status: "error", ms: describeMs }), method: "describe" }];
+  const exchanges = [exchange(1, "invoke", 5000, { status: "ok", ms: 40 }), ...(probe !== undefined ? [exchange(2, "tight-budget", 1, probe)] : []), ...describe];
   const t: ProviderTranscript = { argv: ["p"], context: { config: {}, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [] }, exchanges };
   const results = judgeProviderTranscript(t).results;
   return { tight: results.find((r) => r.id === CLAUSE), withinBudget: results.find((r) => r.id === "provider/transport/within-budget")?.status };
@@ -40,6 +41,13 @@ function judged(probe?: Answer): { tight: ReturnType<typeof judgeProviderTranscr
 describe("provider/transport/tight-budget", () => {
   it("an ok within budget_ms plus the kit's allowance holds: a Provider that ignores the budget but answers at once is not failed", () => {
     expect(judged({ status: "ok", ms: 1 + TIGHT_BUDGET_SLACK_MS })).toMatchObject({ tight: { status: "pass", judged: 1 }, withinBudget: "pass" });
+  });
+
+  it("on a machine that starts the Provider slowly, the allowance is the run's longest describe call", () => {
+    expect(judged({ status: "ok", ms: 700 }, 800).tight).toMatchObject({ status: "pass", judged: 1 });
+    expect(judged({ status: "ok", ms: 2000 }, 800).tight?.findings[0]?.message).toBe(
+      "the invocation with budget_ms 1 was answered ok after 2000 ms, past its budget and the kit's allowance of 800 ms, the longest describe call of the run",
+    );
   });
 
   it("an error answer holds however late (deadline_exceeded, or any code: the contract names none)", () => {
