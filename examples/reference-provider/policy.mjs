@@ -42,8 +42,21 @@ function isNameList(value) {
   return Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "");
 }
 
-/** Builds the one response object for a valid request. */
-export function respond(request) {
+/**
+ * True once the invocation's budget_ms has run out. The budget is the time the host gives the
+ * call, counted from its start, process start-up included; `elapsed` is the milliseconds since
+ * this process started (performance.now() counts from it).
+ */
+function budgetSpent(request, elapsed) {
+  const budget = Number(request.budget_ms?.value ?? request.budget_ms);
+  return Number.isFinite(budget) && elapsed() > budget;
+}
+
+/**
+ * Builds the one response object for a valid request. `elapsed` tells the milliseconds since
+ * the process started (a parameter so a test can stand in for the clock).
+ */
+export function respond(request, elapsed = () => performance.now()) {
   const envelope = { api_version: API_VERSION, request_id: request.request_id };
   const failure = (errorCode) => ({ ...envelope, status: "error", error_code: errorCode });
 
@@ -63,6 +76,9 @@ export function respond(request) {
   const decide = operation.name === "check" ? check : redact;
   const outcome = decide(request.event, request.allowed_effects, config);
   if (outcome.errorCode !== undefined) return failure(outcome.errorCode);
+  // A decision made after the budget ran out is one the host no longer waits for: say so
+  // (deadline_exceeded, as upstream providers do) instead of answering ok late.
+  if (budgetSpent(request, elapsed)) return failure("deadline_exceeded");
   // Echo input_digest byte for byte: it binds this answer to that exact request.
   return { ...envelope, status: "ok", input_digest: request.input_digest, effects: outcome.effects };
 }

@@ -1,5 +1,6 @@
 import type { AgentMode } from "../core/agent-cli/types.js";
-import { makeSelector } from "../core/clauses/patterns.js";
+import { loadCatalogue } from "../core/clauses/catalogue.js";
+import { checkSelection, makeSelector } from "../core/clauses/patterns.js";
 import { KitError } from "../core/errors.js";
 import { DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLACK_MS } from "../core/host/helpers.js";
 import { hostRun, judgeHostRun, recordProtocol } from "../core/host/judge.js";
@@ -43,6 +44,8 @@ export async function checkLaunch(a: CheckLaunchArgs): Promise<number> {
   checkReporters(reporters);
   if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
   const finisher = reportFinisher(a);
+  const selection = { clause: list(a.clause), skip: list(a.skip) };
+  checkSelection(selection, loadCatalogue("host").map((c) => c.id), "the host catalogue", ["awp-conformance list --protocol host"]);
   const env = a.expectEnvJson === undefined ? undefined : stringRecord(parseJsonOption(a.expectEnvJson, "--expect-env-json"), "--expect-env-json");
   const args = a.expectArgsJson === undefined ? undefined : stringArray(parseJsonOption(a.expectArgsJson, "--expect-args-json"), "--expect-args-json");
   const expect: HostExpectations = {
@@ -58,7 +61,6 @@ export async function checkLaunch(a: CheckLaunchArgs): Promise<number> {
   const record = parseLaunchRecord(readInputFile(a.record, "record"));
   const protocol = recordProtocol(record, a.protocol as HostProtocol | undefined);
   const run = hostRun(record, protocol, expect, bounds);
-  const selection = { clause: list(a.clause), skip: list(a.skip) };
   const { results, deselected, notes, halted } = judgeHostRun(run, makeSelector(selection));
   const options = { record: a.record, ...bounds, remoteOptIn: expect.remoteOptIn, expected: Object.keys(expect).filter((k) => k !== "remoteOptIn"), processes: run.processes.length };
   // Configured values of secret-looking names never reach the report, whatever the record held.

@@ -9,7 +9,9 @@ import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { summaryLine } from "../reporters/console.js";
 import { readBounds, readLaunch, readOutputBudget, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
 import { readManaged, type ManagedArgs } from "./managed-options.js";
-import { bundledCandidates, type BundledCandidate } from "./bundled.js";
+import { bundledToRun, candidateOptionsGiven, noCandidate, type BundledCandidate } from "./bundled.js";
+import { loadCatalogue } from "../core/clauses/catalogue.js";
+import { checkSelection } from "../core/clauses/patterns.js";
 import { resolveCandidate } from "./candidate.js";
 import { checkReporters, emitReport } from "./output.js";
 import { PhaseLines, Progress, scenarioLine } from "./progress.js";
@@ -33,6 +35,8 @@ export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, R
   scenario: string[];
   reporter: string[];
   color: boolean;
+  /** Set by runCommand on the run of a bundled example: its name, recorded in the report (candidate.bundled). */
+  bundled?: string;
 }
 
 function positive(value: number | undefined, flag: string): number | undefined {
@@ -140,6 +144,8 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   }
   const signal = interrupted();
   if (signal !== undefined && report.halted === undefined) report = { ...report, halted: interruptReason(signal, where) };
+  // The kit's own example says so in every report format, never to be taken for the user's candidate.
+  if (args.bundled !== undefined) report = { ...report, candidate: { ...report.candidate, bundled: args.bundled } };
   if (shard !== undefined) report = finishShard(report, elsewhere);
   report = finisher.finish(report);
   await emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
@@ -147,31 +153,41 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
 }
 
 function bundledArgs(args: RunArgs, candidate: BundledCandidate): RunArgs {
-  const { argv, protocol, ...rest } = candidate;
+  const { argv, protocol, name, ...rest } = candidate;
   const [candidatePath, ...candidateArgs] = argv;
-  return { ...args, ...rest, protocol, rest: candidateArgs, ...(candidatePath !== undefined ? { candidate: candidatePath } : {}) };
+  return { ...args, ...rest, protocol, bundled: name, rest: candidateArgs, ...(candidatePath !== undefined ? { candidate: candidatePath } : {}) };
 }
 
-/** `awp-conformance run`: one candidate, or every bundled example when none is given. */
+/**
+ * `awp-conformance run`: one candidate, or the bundled examples when no candidate is given and
+ * no option configures one (bundled.ts: CANDIDATE_OPTIONS); such an option without a candidate
+ * (an unset CI variable) is a usage error, never a run of the kit's own examples.
+ */
 export async function runCommand(args: RunArgs): Promise<number> {
   const outRoot = args.out ?? "reports";
-  // Interrupted (Ctrl-C, SIGTERM), what was judged is reported (core/interrupt.ts).
-  handleInterrupts();
-  if (args.candidate !== undefined || args.fromEnv === true) return (await runOne(args, outRoot)).code;
-  if (args.rest.length > 0 || args.configJson || args.configFile || args.invalidConfigFile || args.envJson || args.argsJson) {
-    throw new KitError("usage", "candidate arguments and configuration options need a candidate executable");
+  const selection = { clause: args.clause, skip: args.skip };
+  if (args.candidate === "") throw new KitError("usage", "no candidate given: the candidate argument is empty (an unset variable?)");
+  if (args.candidate !== undefined || args.fromEnv === true) {
+    if (args.protocol === "provider" || args.protocol === "agent-cli") {
+      checkSelection(selection, loadCatalogue(args.protocol).map((c) => c.id), `the ${args.protocol} catalogue`, [`awp-conformance list --protocol ${args.protocol}`]);
+    }
+    // Interrupted (Ctrl-C, SIGTERM), what was judged is reported (core/interrupt.ts).
+    handleInterrupts();
+    return (await runOne(args, outRoot)).code;
   }
+  const given = candidateOptionsGiven(args);
+  if (given.length > 0) throw noCandidate(given);
+  const examples = bundledToRun(selection);
+  handleInterrupts();
   let worst: VerdictExitCode = 0;
   const lines: string[] = [];
-  for (const candidate of bundledCandidates()) {
-    if (args.protocol !== undefined && args.protocol !== candidate.protocol) continue;
+  for (const candidate of examples) {
     // Interrupted, the examples not started yet are not run (the one that was has its report).
     if (interrupted() !== undefined) break;
     const { report, code } = await runOne(bundledArgs(args, candidate), join(outRoot, candidate.name));
     lines.push(`${candidate.name}: ${summaryLine(report)} (${join(outRoot, candidate.name, "report.json")})`);
     worst = worseExitCode(worst, code);
   }
-  if (lines.length === 0) throw new KitError("usage", `no bundled example for --protocol ${args.protocol}`);
   process.stdout.write(`\nBundled examples:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
   return worst;
 }

@@ -1,5 +1,6 @@
 import { makeBadge } from "badge-maker";
 import type { Level, RunReport } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import type { ReporterOptions } from "./types.js";
 
 /**
@@ -9,6 +10,8 @@ import type { ReporterOptions } from "./types.js";
  */
 
 export const BADGE_LABEL = "awp-conformance";
+/** The label of a badge of one of the kit's own examples (its name stays out: the label is fixed text). */
+export const BUNDLED_BADGE_LABEL = "awp-conformance: bundled example";
 
 export type BadgeColor = "green" | "orange" | "red" | "lightgrey";
 
@@ -32,6 +35,11 @@ function count(value: unknown): number {
 
 /** The badge's label, message and colour for a report. */
 export function badgeContent(report: RunReport): BadgeContent {
+  const content = verdictContent(report);
+  return bundledLabel(report) === undefined ? content : { ...content, label: BUNDLED_BADGE_LABEL };
+}
+
+function verdictContent(report: RunReport): BadgeContent {
   const s = report.summary;
   const mode = report.protocol === "agent-cli" && typeof report.mode === "string" && MODES.includes(report.mode) ? ` (${report.mode})` : "";
   if (s.verdict === "conformant") {

@@ -1,5 +1,6 @@
 import { bucketOf, isCounted } from "../core/report/judge.js";
 import type { Buckets, ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import { consoleFuzzLines } from "./fuzz-coverage.js";
 import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { makeStyle, printable, type Style } from "./style.js";
@@ -67,7 +68,8 @@ function shardLine(shard: NonNullable<RunReport["shard"]>): string {
 export function renderConsole(report: RunReport, options: ReporterOptions): string {
   const style = makeStyle(options.color);
   const max = options.maxFindings ?? 3;
-  const lines = [style.bold(`awp-conformance ${report.tool.version} · ${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
+  const bundled = bundledLabel(report);
+  const lines = [style.bold(`awp-conformance ${report.tool.version} · ${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
   if (report.digestDialect !== undefined) lines.push(style.dim(dialectLine(report.digestDialect)));
   if (report.shard !== undefined) lines.push(style.dim(shardLine(report.shard)));
   if (typeof report.halted === "string") lines.push(style.yellow(`${style.bold("STOPPED EARLY —")} ${printable(report.halted)}`));

@@ -1,4 +1,5 @@
 import type { Buckets, ClauseResult, CountedLevel, RunReport, Summary } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import { areaAnchor, badge, groupByArea, KINDS, kindOf, LEVELS, tally } from "./html-clauses.js";
 import { escapeAttr, escapeNumber, escapeText, shellQuote } from "./html-escape.js";
 import { incompleteHeadline } from "./incomplete.js";
@@ -173,10 +174,16 @@ export function filterForm(clauses: readonly ClauseResult[]): string {
 }
 
 /** Everything above the clause list: verdict, run facts, counts, stale entries, notes. */
+/** "bundled example NAME · " before the protocol, for a report of one of the kit's own examples. */
+function bundledHeading(report: RunReport): string {
+  const bundled = bundledLabel(report);
+  return bundled === undefined ? "" : `${escapeText(bundled)} · `;
+}
+
 export function renderHeader(report: RunReport): string {
   return [
     '<header class="page">',
-    `<h1>Conformance report · ${escapeText(report.protocol)}${report.mode !== undefined ? ` (${escapeText(report.mode)})` : ""}</h1>`,
+    `<h1>Conformance report · ${bundledHeading(report)}${escapeText(report.protocol)}${report.mode !== undefined ? ` (${escapeText(report.mode)})` : ""}</h1>`,
     verdictBox(report),
     haltedBox(report),
     incompleteBox(report),

@@ -1,5 +1,6 @@
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import type { Clause, RunReport } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import { renderAreas } from "./html-clauses.js";
 import { escapeAttr, escapeText } from "./html-escape.js";
 import { renderHeader, verdictLabel } from "./html-header.js";
@@ -31,7 +32,8 @@ export function renderHtml(report: RunReport, options: ReporterOptions): string 
     // Findings beyond this many per clause sit behind a "more" toggle (all are in the file).
     maxFindings: Math.max(1, options.maxFindings ?? 3),
   };
-  const title = `${report.tool.name} · ${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""} · ${verdictLabel(report.summary)}`;
+  const bundled = bundledLabel(report);
+  const title = `${report.tool.name} · ${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""} · ${verdictLabel(report.summary)}`;
   return [
     "<!DOCTYPE html>",
     '<html lang="en">',

@@ -1,5 +1,6 @@
 import { bucketOf } from "../core/report/judge.js";
 import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { areaOf, clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
@@ -133,6 +134,7 @@ function properties(report: RunReport): [string, string][] {
     ["candidate.argv", JSON.stringify(report.candidate.argv)],
     ["protocol", report.protocol],
   ];
+  if (report.candidate.bundled !== undefined) props.push(["candidate.bundled", String(report.candidate.bundled)]);
   if (report.mode !== undefined) props.push(["mode", report.mode]);
   props.push(
     ["kit.name", report.tool.name],
@@ -199,7 +201,7 @@ function runCases(report: RunReport): RunCase[] {
   return cases;
 }
 
-function runSuite(report: RunReport): string[] {
+function runSuite(report: RunReport, name: string): string[] {
   const cases = runCases(report);
   if (cases.length === 0) return [];
   const lines = cases.flatMap((c) => [
@@ -207,7 +209,7 @@ function runSuite(report: RunReport): string[] {
     `      <failure${xmlAttrs({ message: c.message, type: c.type })}>${xmlText(`${c.body.join("\n")}\n`)}</failure>`,
     "    </testcase>",
   ]);
-  return suiteLines(RUN_SUITE, { tests: cases.length, failures: cases.length, skipped: 0 }, lines, report);
+  return suiteLines(name, { tests: cases.length, failures: cases.length, skipped: 0 }, lines, report);
 }
 
 /**
@@ -225,12 +227,15 @@ export function renderJunit(report: RunReport, options: ReporterOptions): string
   if (areas.size === 0) areas.set(report.protocol, []);
   const t = tally(report.clauses, report);
   const run = runCases(report).length;
-  const name = `${report.tool.name} ${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""}`;
+  const bundled = bundledLabel(report);
+  const suiteName = (suite: string): string => (bundled !== undefined ? `${bundled}: ${suite}` : suite);
+  const name = `${report.tool.name}${bundled !== undefined ? `: ${bundled}` : ""} ${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""}`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${xmlAttrs({ name, tests: t.tests + run, failures: t.failures + run, errors: 0, time: runSeconds(report) })}>`,
-    ...runSuite(report),
-    ...[...areas].flatMap(([area, results]) => suite(area, results, report, options)),
+    // A bundled example's suites carry its name, so a CI dashboard never shows them as the user's candidate's.
+    ...runSuite(report, suiteName(RUN_SUITE)),
+    ...[...areas].flatMap(([area, results]) => suite(suiteName(area), results, report, options)),
     "</testsuites>",
   ];
   return `${lines.join("\n")}\n`;

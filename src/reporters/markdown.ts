@@ -1,5 +1,6 @@
 import { countedFailures } from "../core/report/judge.js";
 import type { Buckets, ClauseResult, CountedLevel, Level, RunReport } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import { markdownFuzzSection } from "./fuzz-coverage.js";
 import { incompleteHeadline, incompleteTotal } from "./incomplete.js";
 import { clauseLink } from "./links.js";
@@ -92,7 +93,8 @@ const HEADING: Readonly<Record<RunReport["summary"]["verdict"], string>> = {
 function heading(report: RunReport): string {
   const verdict = report.summary.verdict;
   const words = Object.hasOwn(HEADING, verdict) ? HEADING[verdict] : HEADING["not-conformant"];
-  return `## ${words}: ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? ` (${escapeMarkdown(report.mode, 40)})` : ""}`;
+  const bundled = bundledLabel(report);
+  return `## ${words}: ${bundled !== undefined ? `${escapeMarkdown(bundled, 80)} · ` : ""}${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? ` (${escapeMarkdown(report.mode, 40)})` : ""}`;
 }
 
 /** Right under the heading: why the run stopped early (it says so first), then what an incomplete run could not judge. */

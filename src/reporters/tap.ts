@@ -1,5 +1,6 @@
 import { bucketOf } from "../core/report/judge.js";
 import type { ClauseResult, Evidence, Finding, RunReport } from "../core/report/types.js";
+import { bundledLabel } from "./bundled.js";
 import { incompleteHeadline } from "./incomplete.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
@@ -187,9 +188,10 @@ function incompleteComments(report: RunReport): string[] {
 export function renderTap(report: RunReport, options: ReporterOptions): string {
   const extra = runPoints(report);
   const mode = report.mode !== undefined ? ` (${report.mode})` : "";
+  const bundled = bundledLabel(report);
   const lines = [
     "TAP version 14",
-    `# ${tapText(`${report.tool.name} ${report.tool.version} · ${report.protocol}${mode} · ${report.candidate.argv.join(" ")}`)}`,
+    `# ${tapText(`${report.tool.name} ${report.tool.version} · ${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${mode} · ${report.candidate.argv.join(" ")}`)}`,
     `1..${report.clauses.length + extra.length}`,
     ...incompleteComments(report),
   ];

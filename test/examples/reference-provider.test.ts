@@ -169,6 +169,12 @@ describe("reference provider: invoke check", () => {
     expect(withoutDigest(answer(invoke((r) => after(r, "check", ["observe"]))))).toEqual(ok([observe("tool_seen")]));
   });
 
+  it("answers deadline_exceeded, not a late ok, once budget_ms ran out (counted from its start); within it, the decision", () => {
+    expect(answer(invoke((r) => { r.budget_ms = 1; }))).toEqual(failed("deadline_exceeded"));
+    expect(withoutDigest(answer(invoke((r) => { r.budget_ms = 60_000; })))).toEqual(ok([
+      { type: "block", reason_code: "tool_policy", text: "example_tool is blocked by the configured policy" }]));
+  });
+
   it("answers invalid_operation_or_config for a bad config, operation or event", () => {
     for (const patch of [
       (r: Req) => { r.config = { blocked_tools: "example_tool" }; },
@@ -303,15 +309,16 @@ describe("reference provider: rejected requests (exit 2, empty stdout)", () => {
   };
   it.each(Object.entries(badInvokes))("rejects an invoke with %s", (_name, patch) => expectRejected(invoke(patch)));
 
-  it("accepts 128 non-ASCII code points, the largest budget, and an integral budget written 5.0", () => {
+  it("accepts 128 non-ASCII code points, the largest budget, and an integral budget written 5000.0", () => {
     expect(answer(invoke((r) => { r.event.agent.binding_id = "é".repeat(128); })).status).toBe("ok");
     expect(answer(invoke((r) => { r.budget_ms = 9007199254740991; })).status).toBe("ok");
     expectRejected(invoke().replace('"budget_ms":5000', '"budget_ms":18446744073709551615'), /budget_ms/);
     const request = baseInvoke();
-    const text = JSON.stringify(request).replace('"budget_ms":5000', '"budget_ms":5.0');
+    // 5000.0 ms, not 5.0: a budget of 5 ms runs out before the answer (deadline_exceeded).
+    const text = JSON.stringify(request).replace('"budget_ms":5000', '"budget_ms":5000.0');
     const digest = digestModule.requestDigest(jsonModule.parseStrictJson(text));
     expect(answer(text.replace(/}$/, `,"input_digest":"${digest}"}`)).status).toBe("ok");
-    expectRejected(text.replace("5.0", "1.5").replace(/}$/, `,"input_digest":"${digest}"}`), /budget_ms/);
+    expectRejected(text.replace("5000.0", "1.5").replace(/}$/, `,"input_digest":"${digest}"}`), /budget_ms/);
   });
 
   it("rejects a malformed or mismatched input_digest", () => {

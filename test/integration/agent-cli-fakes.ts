@@ -77,11 +77,12 @@ export interface KitRun {
 /**
  * Runs `awp-conformance run --protocol agent-cli --out <fresh dir> --reporter json ...args` (the
  * built kit) and reads the report it wrote; reportDir says where report.json is under --out.
+ * `protocol` replaces `--protocol agent-cli` (a run of the bundled examples gives none).
  */
-export async function runKit(args: string[], env: Record<string, string> = {}, reportDir: (out: string) => string = (out) => out): Promise<KitRun & { out: string }> {
+export async function runKit(args: string[], env: Record<string, string> = {}, reportDir: (out: string) => string = (out) => out, protocol: string[] = ["--protocol", "agent-cli"]): Promise<KitRun & { out: string }> {
   const out = tempDir("awp-agent-cli-fake-");
   const started = performance.now();
-  const result = await runCli(["run", "--protocol", "agent-cli", "--out", out, "--reporter", "json", ...args], { env });
+  const result = await runCli(["run", ...protocol, "--out", out, "--reporter", "json", ...args], { env });
   const ms = performance.now() - started;
   let text: string;
   try {

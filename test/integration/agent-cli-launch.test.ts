@@ -40,10 +40,12 @@ describe.concurrent("agent-cli reference and the fake without a fault", () => {
   });
 
   it("the bundled reference passes every clause in both modes", async () => {
-    // No candidate: the kit runs its bundled reference in both modes, one report folder each.
-    const run = await limit(() => runKit(LOADED_SHUTDOWN, {}, (out) => join(out, "reference-agent-cli-awp-jsonl")));
+    // No candidate: the kit runs its bundled reference in both modes, one report folder each
+    // (--clause agent-cli: the bundled agent CLI only; --protocol would ask for a candidate).
+    const run = await limit(() => runKit(LOADED_SHUTDOWN, {}, (out) => join(out, "reference-agent-cli-awp-jsonl"), ["--clause", "agent-cli"]));
     dirs.push(run.out);
-    // (--protocol agent-cli: the bundled agent CLI only.) The reports first, so a failure names its clause.
+    // The reports first, so a failure names its clause.
+    expect(run.report.candidate.bundled).toBe("reference-agent-cli-awp-jsonl");
     expectConformant(run.report, run.text, "awp-jsonl");
     expect(run.report.options).toMatchObject({ shutdownTimeoutMs: 3000 });
     const text = readFileSync(join(run.out, "reference-agent-cli-stream-json", "report.json"), "utf8");

@@ -22,12 +22,13 @@ describe("awp-conformance check-launch (the built CLI)", () => {
     const c = AGENT_CLI_RECORD_CASES.find((x) => x.name === "via-shell")!;
     writeFileSync(broken, toJsonl(c.mutate(readRecord(AGENT_CLI_RECORD))));
     writeFileSync(cut, `${toJsonl(readRecord(AGENT_CLI_RECORD)).toString()}{"v":1,`);
-    const [pass, fail, incomplete, usage, list] = await Promise.all([
+    const [pass, fail, incomplete, usage, list, unmatched] = await Promise.all([
       runCli(["check-launch", AGENT_CLI_RECORD, ...CONFIGURED, "--out", join(dir, "pass"), "--reporter", "console,json,junit"]),
       runCli(["check-launch", broken, ...CONFIGURED, "--out", join(dir, "fail"), "--reporter", "json"]),
       runCli(["check-launch", cut, ...CONFIGURED]),
       runCli(["check-launch", AGENT_CLI_RECORD, "--expect-args-json", "{}"]),
       runCli(["list", "--protocol", "host"]),
+      runCli(["check-launch", AGENT_CLI_RECORD, "--skip", "host/nosuch"]),
     ]);
     expect(pass.code).toBe(0);
     const report = readReport(join(dir, "pass"));
@@ -40,5 +41,6 @@ describe("awp-conformance check-launch (the built CLI)", () => {
     expect([usage.code, usage.stderr]).toEqual([2, "awp-conformance: --expect-args-json must be a JSON array of strings (invalid_cli_args_json) [config_invalid]\n"]);
     expect(list.stdout.trim().split("\n")).toHaveLength(21);
     expect(list.stdout).toMatch(/^MUST {3}host\/launch\/no-shell {2}/);
+    expect([unmatched.code, unmatched.stderr]).toEqual([2, "awp-conformance: --skip host/nosuch matches no clause of the host catalogue: `awp-conformance list --protocol host` lists the clause ids [usage]\n"]);
   });
 });

@@ -67,6 +67,12 @@ describe("awp-conformance check", () => {
     expect(capture.stdout).toMatch(/stream_event\(content_block_delta\) ×3/);
   });
 
+  it("refuses a --clause pattern that matches no clause, naming it (exit 2, before reading a transcript)", async () => {
+    const result = await runCli(["check", "no-such-transcript.jsonl", "--clause", "agent-cli/nosuch"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("awp-conformance: --clause agent-cli/nosuch matches no clause of the agent-cli catalogue: `awp-conformance list --protocol agent-cli` lists the clause ids [usage]\n");
+  });
+
   it("rejects a file that claims to be a transcript but is not one", async () => {
     const dir = temp();
     const file = join(dir, "bad.jsonl");

@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
+import { kitVersion } from "../../src/core/paths.js";
 import { kitSchema } from "../../src/core/schema.js";
 import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
@@ -23,7 +25,7 @@ describe("awp-conformance list and digest", () => {
     const result = await runCli(["list", "--protocol", "provider"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines.length).toBe(70);
+    expect(lines.length).toBe(loadCatalogue("provider").length);
     expect(lines[0]).toMatch(/^MUST {3}provider\/transport\/single-json-object {2}\S/);
   });
 
@@ -67,6 +69,11 @@ describe("awp-conformance run: usage errors exit 2 with a clear message", () => 
     // Once a crash when the run wrote its report, after every call was made.
     ["an output directory given twice", ["run", "--protocol", "provider", "--out", "a", "--out", "b", REFERENCE], /^awp-conformance: --out was given 2 times \("a", "b"\): it takes one value \[usage\]$/m],
     ["a fuzz seed given twice", ["fuzz", "--protocol", "provider", "--seed", "1", "--seed", "2", REFERENCE], /--seed was given 2 times/],
+    // --clause nosuch once judged nothing and exited 1 without naming the pattern.
+    ["a --clause pattern that matches no clause", ["run", "--protocol", "provider", "--clause", "nosuch", REFERENCE], /^awp-conformance: --clause nosuch matches no clause of the provider catalogue: `awp-conformance list --protocol provider` lists the clause ids \[usage\]$/m],
+    ["a --skip pattern that matches no clause", ["run", "--protocol", "provider", "--skip", "provider/transport/nosuch", REFERENCE], /--skip provider\/transport\/nosuch matches no clause of the provider catalogue/],
+    ["a pattern that matches no clause of the bundled examples", ["run", "--clause", "agent-cli/nosuch"], /--clause agent-cli\/nosuch matches no clause of the bundled examples' catalogues \(provider, agent-cli\)/],
+    ["an empty candidate argument", ["run", "--protocol", "provider", ""], /no candidate given: the candidate argument is empty/],
   ];
   for (const [what, args, message] of cases) {
     it(`for ${what}`, async () => {
@@ -86,25 +93,48 @@ describe("awp-conformance run: usage errors exit 2 with a clear message", () => 
   });
 });
 
-describe("awp-conformance run", () => {
-  it("with no candidate runs the bundled examples, all conformant, and writes their reports", async () => {
-    // The bundled agent CLI runs are asserted in agent-cli-launch.test.ts.
+describe("awp-conformance run without a candidate", () => {
+  // The CI line of issue 26 with $CANDIDATE unset: it ran the bundled reference and exited 0, "70 passed, conformant".
+  it("refuses an option that configures a candidate, naming it and how to run the bundled examples (exit 2, nothing run)", async () => {
     const out = temp();
-    const result = await runCli(["run", "--protocol", "provider", "--out", out]);
+    const result = await runCli(["run", "--protocol", "provider", "--reporter", "console,junit", "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^awp-conformance: no candidate given: --protocol configures a candidate, so the run needs its executable .*to run the kit's bundled examples instead, give none of the options that configure a candidate: `awp-conformance run`/);
+    expect(existsSync(join(out, "reference-provider"))).toBe(false);
+  });
+
+  it("names every candidate option given", async () => {
+    const result = await runCli(["run", "--config-json", "{}", "--budget", "100", "--env", "A=1", "--out", temp()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no candidate given: --config-json, --budget and --env configure a candidate/);
+  });
+
+  it("runs the bundled examples of the selected protocol, all conformant, each report saying it is the bundled example", async () => {
+    // The bundled agent CLI runs are asserted in agent-cli-launch.test.ts; --clause provider leaves them out.
+    const out = temp();
+    const total = loadCatalogue("provider").length;
+    const result = await runCli(["run", "--clause", "provider", "--reporter", "console,json,junit", "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^70 clauses: 70 passed, 0 failed — conformant$/m);
+    expect(result.stdout).toContain(`awp-conformance ${kitVersion()} · bundled example reference-provider · provider · `);
+    expect(result.stdout).toMatch(new RegExp(`^${total} clauses: ${total} passed, 0 failed — conformant$`, "m"));
+    expect(result.stdout).toMatch(/^Bundled examples:\n {2}reference-provider: /m);
+    expect(existsSync(join(out, "reference-agent-cli-awp-jsonl"))).toBe(false);
+    expect(readFileSync(join(out, "reference-provider", "report.xml"), "utf8")).toContain('<testsuites name="awp-conformance: bundled example reference-provider provider"');
     expect(result.stdout).toMatch(/^digest dialect: accepts ryu and zmij; invocations bound in ryu$/m);
     const report = readReport(join(out, "reference-provider"));
     const validate = kitSchema("report.schema.json");
     expect(validate(report)).toBe(true);
-    expect(report.summary).toMatchObject({ total: 70, passed: 70, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
+    expect(report.summary).toMatchObject({ total, passed: total, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
     expect(report.digestDialect).toEqual({ bound: "ryu", accepted: ["ryu", "zmij"] });
-    expect(report.candidate.argv).toEqual([REFERENCE]);
+    expect(report.candidate).toEqual({ argv: [REFERENCE], bundled: "reference-provider" });
   });
+});
 
+describe("awp-conformance run", () => {
   it("never passes a run that judged nothing", async () => {
     const out = temp();
-    const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/no-such-area", "--out", out, REFERENCE]);
+    const result = await runCli(["run", "--protocol", "provider", "--clause", "provider/transport", "--skip", "provider/transport", "--out", out, REFERENCE]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/nothing was judged: not a pass/);
     expect(readReport(out).summary.verdict).toBe("nothing-judged");

@@ -70,6 +70,31 @@ describe("awp-conformance policy-test (built CLI)", () => {
     expect(messages.join("\n")).toMatch(/its decision matches, but a policy test never passes on a protocol-invalid response\) breaks provider\/invoke\/effect-shape/);
   });
 
+  it("fails a case whose configuration the Provider rightly refuses as the case's, quoting the answer: no protocol breach", async () => {
+    const dir = temp();
+    const file = join(dir, "refused.yaml");
+    writeFileSync(file, "config: { nope: 1 }\ncases:\n  - { name: refused config, tool: Bash, expect: observe }\n");
+    const result = await runCli(["policy-test", file, REFERENCE, "--out", dir, "--quiet", "--reporter", "json"]);
+    expect(result.code).toBe(1);
+    const findings = readReport(dir).clauses[0]?.findings ?? [];
+    expect(findings.map((f) => f.message)).toEqual([
+      "the Provider refused the case's configuration (validate_config answered with error_code invalid_config), so no Host would invoke with it: give a configuration the Provider accepts (config: in the case or the file, or --config-json/--config-file)",
+    ]);
+    expect(findings[0]?.seen).toBe('{"api_version":"aw-provider/v1alpha1","request_id":"validate-1","status":"error","error_code":"invalid_config"}');
+  });
+
+  it("refuses a case naming an event its operation does not declare: exit 2 after describe, no case sent", async () => {
+    const dir = temp();
+    const file = join(dir, "wrong-event.yaml");
+    const record = join(dir, "record.jsonl");
+    writeFileSync(file, "cases:\n  - { name: ok, tool: Bash, expect: observe }\n  - { name: redact before the tool, operation: redact, tool: Bash, expect: allow }\n");
+    const result = await runCli(["policy-test", file, FAKE, "--out", dir, "--quiet", "--config-json", '{"blocked_tools":[]}', "--", "--record", record]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`awp-conformance: ${file}: case "redact before the tool": operation redact does not declare the event tool.before (it declares tool.after): give event: or operation: that it declares [usage]\n`);
+    const methods = readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { event: string; method?: string }).filter((e) => e.event === "request").map((e) => e.method);
+    expect(methods).toEqual(["describe"]);
+  });
+
   it("refuses a malformed case file with one line and exit 2, before running anything", async () => {
     const dir = temp();
     const file = join(dir, "bad.yaml");

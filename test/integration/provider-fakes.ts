@@ -12,11 +12,11 @@ const FAKE = join(ROOT, "dist/src/mocks/provider.js");
  * requests cannot touch the hostile probes (rejected before any such fault applies), and
  * robustness faults only touch requests the reference rejects. So, to stay fast, the first
  * kind runs with provider/robustness skipped and the second with provider/robustness only.
- * The clauses that cost calls of their own (the digest dialect probe, the requests with
- * whitespace around them, describe and validate_config in a fresh directory: two calls each)
+ * The clauses that cost calls of their own (the digest dialect probe, the tight-budget probe, the
+ * requests with whitespace around them, describe and validate_config in a fresh directory)
  * only run for the fault that breaks them.
  */
-const OWN_CALLS = ["provider/invoke/digest-dialects", "provider/transport/request-whitespace", "provider/describe/same-answer-twice", "provider/describe/leaves-no-files"];
+const OWN_CALLS = ["provider/invoke/digest-dialects", "provider/transport/tight-budget", "provider/transport/request-whitespace", "provider/describe/same-answer-twice", "provider/describe/leaves-no-files"];
 
 /**
  * The probes of requests with one envelope field out of form. Their faults run with these

@@ -101,7 +101,7 @@ describe("an incomplete run from the command line", () => {
   it("says so at the top of the console, in its summary line and at its end", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[1]).toBe("INCOMPLETE — 16 MUST clauses could not be judged; the run cannot be conformant until they are:");
-    expect(run.stdout).toMatch(/^70 clauses: 32 passed, 0 failed, 38 skipped — incomplete \(16 MUST clauses could not be judged\)$/m);
+    expect(run.stdout).toMatch(/^71 clauses: 32 passed, 0 failed, 39 skipped — incomplete \(16 MUST clauses could not be judged\)$/m);
     const end = lines.slice(lines.indexOf("To make the run complete:"));
     expect(end).toHaveLength(3);
     expect(end.join("\n")).toContain("give a configuration the Provider accepts with --config-json or --config-file (15 clauses)");
@@ -113,7 +113,7 @@ describe("an incomplete run from the command line", () => {
     expect(read("report.xml")).toContain('<property name="verdict" value="incomplete"/>');
     expect(read("report.xml")).toMatch(/<testsuites [^>]*failures="1"/);
     expect(read("report.xml")).toContain('<failure message="run is incomplete: 16 MUST clauses could not be judged" type="incomplete">');
-    expect(read("report.tap")).toMatch(/^not ok 71 - run incomplete$/m);
+    expect(read("report.tap")).toMatch(/^not ok 72 - run incomplete$/m);
     expect(read("report.tap")).toMatch(/^# INCOMPLETE — 16 MUST clauses could not be judged:$/m);
     expect(read("report.md").split("\n")[0]).toBe("## ⏸️ Incomplete (not a pass): provider");
     expect(read("report.html")).toContain('data-verdict="incomplete">Incomplete<small>');
@@ -132,7 +132,7 @@ describe("an incomplete run from the command line", () => {
     expect(again.stdout).toContain("INCOMPLETE — 16 MUST clauses could not be judged");
     expect(judged.code).toBe(4);
     const ids = readReport(should).summary.incomplete.flatMap((g) => g.clauses);
-    expect(ids).toHaveLength(37);
+    expect(ids).toHaveLength(38);
     expect(ids).toEqual(expect.arrayContaining([...MUST_SKIPPED, "provider/robustness/rejects-duplicate-keys"]));
     expect(ids).not.toContain("provider/robustness/rejects-mismatched-digest");
   });
@@ -144,7 +144,7 @@ describe("an incomplete run from the command line", () => {
     expect(report.summary.byLevel.SHOULD.skipped).toBeGreaterThan(0);
     const [should, all] = await Promise.all(["should", "all"].map((level) => runCli(["report", join(deselected, "report.json"), "--level", level])));
     expect(should?.code).toBe(4);
-    expect(should?.stdout).toMatch(/— incomplete \(21 SHOULD clauses could not be judged\)$/m);
-    expect(all?.stdout).toMatch(/— incomplete \(21 SHOULD and 1 MAY clauses could not be judged\)$/m);
+    expect(should?.stdout).toMatch(/— incomplete \(22 SHOULD clauses could not be judged\)$/m);
+    expect(all?.stdout).toMatch(/— incomplete \(22 SHOULD and 1 MAY clauses could not be judged\)$/m);
   });
 });

@@ -44,15 +44,16 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
         .option("reporter", { type: "string", array: true, default: ["console"] }),
     async (a) => {
       // Checks, report building and the reporters load only for this command.
-      const [{ judgeAgentRun }, { makeSelector }, { buildReport }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([
-        import("../../core/agent-cli/judge.js"), import("../../core/clauses/patterns.js"), import("../../core/report/build.js"), import("../../core/report/judge.js"), import("../output.js"),
+      const [{ judgeAgentRun }, { checkSelection, makeSelector }, { loadCatalogue }, { buildReport }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([
+        import("../../core/agent-cli/judge.js"), import("../../core/clauses/patterns.js"), import("../../core/clauses/catalogue.js"), import("../../core/report/build.js"), import("../../core/report/judge.js"), import("../output.js"),
       ]);
       const files = list(a.transcripts);
       checkReporters(list(a.reporter));
       const finisher = reportFinisher(a as ReportArgs);
+      const selection = { clause: list(a.clause), skip: list(a.skip) };
+      checkSelection(selection, loadCatalogue("agent-cli").map((c) => c.id), "the agent-cli catalogue", ["awp-conformance list --protocol agent-cli"]);
       const transcripts = await readTranscripts(files, a.mode as AgentMode);
       const run: AgentRun = { mode: transcripts[0]?.mode ?? (a.mode as AgentMode), transcripts, turnTimeoutMs: 30_000, offline: true };
-      const selection = { clause: list(a.clause), skip: list(a.skip) };
       const now = new Date();
       const { results, deselected, notes, halted } = judgeAgentRun(run, makeSelector(selection));
       const report = finisher.finish(buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, ...(halted !== undefined ? { halted } : {}), secrets: [] }));

@@ -7,6 +7,7 @@
  * a backtracking regex (eight `*` against a 60-character id took minutes): a wildcard
  * pattern is matched by one pass over its tokens, O(pattern length × id length).
  */
+import { KitError } from "../errors.js";
 
 /** A compiled pattern; a RegExp has the same shape, so both can be given to matchesAny. */
 export interface ClausePattern {
@@ -150,4 +151,26 @@ export function makeSelector(selection: Selection): (id: string) => boolean {
   const include = selection.clause.map(compilePattern);
   const exclude = selection.skip.map(compilePattern);
   return (id) => (include.length === 0 || matchesAny(id, include)) && !matchesAny(id, exclude);
+}
+
+/** The --clause and --skip patterns that match none of `ids`, each with its flag ("--clause nosuch"), in the order given. */
+export function unmatchedPatterns(selection: Selection, ids: readonly string[]): string[] {
+  const matchesNone = (pattern: string): boolean => {
+    const compiled = compilePattern(pattern);
+    return !ids.some((id) => compiled.test(id));
+  };
+  return [...selection.clause.filter(matchesNone).map((p) => `--clause ${p}`), ...selection.skip.filter(matchesNone).map((p) => `--skip ${p}`)];
+}
+
+/**
+ * A usage error (exit 2) when a --clause or --skip pattern matches no clause of `ids`: a typo
+ * would otherwise judge nothing (--clause) or judge a clause the user meant to leave out (--skip).
+ * `of` names the catalogue ("the provider catalogue"), `listing` the commands that list its ids.
+ */
+export function checkSelection(selection: Selection, ids: readonly string[], of: string, listing: readonly string[]): void {
+  const unmatched = unmatchedPatterns(selection, ids);
+  if (unmatched.length === 0) return;
+  const commands = listing.map((command) => `\`${command}\``);
+  const lists = commands.length === 1 ? `${commands[0]} lists` : `${commands.join(" and ")} list`;
+  throw new KitError("usage", `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no clause of ${of}: ${lists} the clause ids`);
 }

@@ -123,7 +123,9 @@ function* invokeProbes(base: JsonObject, id: (n: string) => string, rebind: Rebi
     () => defect("malformed-json", "a request cut off half way", same("cut-short"), (w) => w.subarray(0, Math.floor(w.length / 2))),
     () => defect("malformed-json", "an empty stdin", same("empty"), () => new Uint8Array()),
     () => probe("out-of-bounds", "a tool name of 1025 characters", { label: "a tool name of 1024 characters, the longest allowed", value: tool("long-name", name(1024)) }, tool("long-name", name(1025))),
-    () => probe("out-of-bounds", "budget_ms 0", { label: "budget_ms 1, the smallest allowed", value: rebind({ ...at("zero-budget"), budget_ms: 1 }) }, rebind({ ...at("zero-budget"), budget_ms: 0 })),
+    // The control keeps the kit's budget: budget_ms 1 is valid, but a Provider that honours its budget rightly refuses it
+    // (deadline_exceeded: provider/transport/tight-budget), and a refused control would leave the probe unjudged.
+    () => probe("out-of-bounds", "budget_ms 0", same("zero-budget"), rebind({ ...at("zero-budget"), budget_ms: 0 })),
     () => probe("out-of-bounds", "an empty session_id", same("empty-session"), withEvent(at("empty-session"), { session_id: "" }, rebind)),
     () => probe(
       "oversized-request",

@@ -8,6 +8,7 @@ import { judgeProviderTranscript } from "./judge.js";
 import { compareDecision, describeExpectation } from "./policy-compare.js";
 import type { PolicyCase } from "./policy-cases.js";
 import type { CasePlan } from "./policy-plan.js";
+import { howAnswered } from "./checks/reasons.js";
 import { responseObject } from "./response.js";
 import type { ProviderExchange, ProviderTranscript } from "./types.js";
 
@@ -34,11 +35,18 @@ export interface PolicyJudgement {
   notes: string[];
 }
 
+/**
+ * Clauses of `run` that are no protocol rule for a policy test: run declares its configuration
+ * valid and holds a refusal against the Provider; a case's configuration is the case's own, and
+ * the Provider refusing it is the case's outcome (validationProblem), not a protocol breach.
+ */
+const NOT_PROTOCOL_HERE = new Set(["provider/validate-config/accepts-valid-config"]);
+
 /** MUST failures and the other failures of the protocol checks, by request id. */
 function protocolFailures(transcript: ProviderTranscript): { must: Map<string, Broken[]>; other: Map<string, Broken[]> } {
   const must = new Map<string, Broken[]>();
   const other = new Map<string, Broken[]>();
-  for (const result of judgeProviderTranscript(transcript).results) {
+  for (const result of judgeProviderTranscript(transcript, (id) => !NOT_PROTOCOL_HERE.has(id)).results) {
     if (result.status !== "fail") continue;
     const into = result.level === "MUST" ? must : other;
     for (const finding of result.findings) {
@@ -77,13 +85,22 @@ function brokenFindings(c: PolicyCase, exchange: ProviderExchange, broken: reado
   }));
 }
 
-function validationProblem(validation: ProviderExchange | undefined, must: Map<string, Broken[]>): string | undefined {
+/** The answer as the Provider wrote it, for quoting: one line, at most 300 characters. */
+function quoted(exchange: ProviderExchange): string {
+  const text = Buffer.from(exchange.stdout.subarray(0, 600)).toString("utf8").trim().replace(/\s*\n\s*/g, " ");
+  if (text === "") return `nothing on stdout (${howAnswered(exchange)})`;
+  return text.length > 300 || exchange.stdout.length > 600 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** Why a case cannot be invoked with its configuration: the answer broke the protocol, or the Provider refused the configuration. */
+function validationProblem(validation: ProviderExchange | undefined, must: Map<string, Broken[]>): { message: string; seen?: string } | undefined {
   if (validation === undefined) return undefined;
-  if ((must.get(validation.requestId) ?? []).length > 0) return "the validate_config answer for the case's configuration breaks the protocol";
+  if ((must.get(validation.requestId) ?? []).length > 0) return { message: "the validate_config answer for the case's configuration breaks the protocol" };
   const answer = responseObject(validation);
   if (answer?.status === "ok") return undefined;
-  const code = answer?.status === "error" && typeof answer.error_code === "string" ? ` (error_code ${answer.error_code})` : "";
-  return `validate_config did not accept the case's configuration${code}, so no Host would invoke with it: give the configuration the Provider accepts (config: in the case or the file, or --config-json/--config-file)`;
+  const code = answer?.status === "error" && typeof answer.error_code === "string" ? ` with error_code ${answer.error_code}` : "";
+  const message = `the Provider refused the case's configuration (validate_config answered${code || ` ${howAnswered(validation)}`}), so no Host would invoke with it: give a configuration the Provider accepts (config: in the case or the file, or --config-json/--config-file)`;
+  return { message, seen: quoted(validation) };
 }
 
 function judgeCase(record: PolicyRecord, plan: CasePlan, index: number, must: Map<string, Broken[]>): ClauseResult {
@@ -92,7 +109,8 @@ function judgeCase(record: PolicyRecord, plan: CasePlan, index: number, must: Ma
   const validation = record.validations.get(plan.config.document);
   const refused = validationProblem(validation, must);
   if (refused !== undefined && validation !== undefined) {
-    return entry(c, "fail", [caseFinding(c, refused, validation), ...brokenFindings(c, validation, must.get(validation.requestId) ?? [], "the validate_config answer")]);
+    const seen = refused.seen !== undefined ? { seen: refused.seen } : {};
+    return entry(c, "fail", [caseFinding(c, refused.message, validation, seen), ...brokenFindings(c, validation, must.get(validation.requestId) ?? [], "the validate_config answer")]);
   }
   const exchange = record.invocations.get(index);
   if (exchange === undefined) return entry(c, "skip", [], record.halted ?? "the kit did not send this case");

@@ -9,7 +9,7 @@ import type { Purpose } from "./types.js";
  *
  * - setup: describe and validate_config with the valid configuration;
  * - config: the invalid, unknown-setting and wrong-typed configurations;
- * - matrix: every planned invocation, and the digest-dialect probe on the first accepted one;
+ * - matrix: every planned invocation, and the digest-dialect and tight-budget probes on the first accepted one;
  * - whitespace: describe and the first accepted invocation again, with whitespace around them;
  * - hostile: every hostile probe, each with its control;
  * - fresh: describe and validate_config again in a fresh directory.
@@ -37,7 +37,7 @@ export function providerClauseUnit(id: string): ProviderUnit {
   if (id === "provider/transport/request-whitespace") return "whitespace";
   if (id === "provider/describe/leaves-no-files" || id === "provider/describe/same-answer-twice") return "fresh";
   if (id.startsWith("provider/robustness/")) return "hostile";
-  if (id.startsWith("provider/invoke/") || id === "provider/transport/within-budget") return "matrix";
+  if (id.startsWith("provider/invoke/") || id === "provider/transport/within-budget" || id === "provider/transport/tight-budget") return "matrix";
   return "setup";
 }
 
@@ -53,6 +53,7 @@ export function providerPurposeUnit(purpose: Purpose): ProviderUnit {
       return "config";
     case "invoke":
     case "dialect":
+    case "tight-budget":
       return "matrix";
     case "whitespace":
       return "whitespace";

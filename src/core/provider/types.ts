@@ -57,6 +57,8 @@ export type Purpose =
   | "dialect"
   /** The control of a hostile probe, when no request sent before was exactly it. */
   | "control"
+  /** An accepted invocation again with budget_ms 1, a budget no process can meet (provider/transport/tight-budget). */
+  | "tight-budget"
   /** A well-formed request again, with JSON whitespace around it. */
   | "whitespace"
   /** describe or validate_config again, in a fresh empty working directory and HOME. */

@@ -44,7 +44,7 @@ export function checkShards(reports: readonly ShardReport[]): number {
   same(reports, "the protocol", (r) => r.protocol);
   same(reports, "the mode", (r) => r.mode ?? null);
   same(reports, "the kit version", (r) => r.tool.version);
-  same(reports, "the candidate", (r) => r.candidate.argv);
+  same(reports, "the candidate", (r) => r.candidate);
   same(reports, "the clause selection", (r) => r.selection);
   same(reports, "the counted level", (r) => r.summary.level);
   same(reports, "the run options", (r) => Object.fromEntries(Object.entries(r.options).filter(([key]) => !PER_SHARD_OPTIONS.includes(key))));

@@ -144,12 +144,19 @@ export interface Summary extends Buckets {
   verdict: Verdict;
 }
 
+/** What a report judged: the command line, and for the kit's own examples their name. */
+export interface ReportCandidate {
+  argv: string[];
+  /** Set when the candidate is one of the kit's bundled examples (`awp-conformance run` with no candidate): its name. */
+  bundled?: string;
+}
+
 export interface RunReport {
   reportVersion: 1;
   tool: { name: string; version: string };
   protocol: ReportProtocol;
   mode?: string;
-  candidate: { argv: string[] };
+  candidate: ReportCandidate;
   startedAt: string;
   endedAt: string;
   options: Record<string, unknown>;

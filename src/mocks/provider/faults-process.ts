@@ -85,6 +85,14 @@ export const PROCESS_FAULTS: Readonly<Record<string, ProviderFault>> = {
   // ---- the process
   "linger-after-unknown-key": fixed({ linger: (request) => (isObj(request.config) && Object.hasOwn(request.config, "x_awp_conformance_unknown") ? Infinity : undefined) }),
   "slow-invoke": (p, ctx): ProviderHooks => ({ delay: (request) => (selectsInvoke(textParam(p, "id"), request, ctx) ? delayOf(textParam(p, "ms"), request) : undefined) }),
+  // The policy never sees budget_ms (the reference answers deadline_exceeded once it ran out), and the work takes `ms`.
+  "ignore-budget": (p): ProviderHooks => ({
+    request: (request) => {
+      const { budget_ms: _ignored, ...rest } = request;
+      return rest;
+    },
+    delay: (request) => (request.method === "invoke" && numberOf(request.budget_ms) < countParam(p, "ms") ? countParam(p, "ms") : undefined),
+  }),
   hang: fixed({ silent: true }),
   linger: (p) => ({ linger: () => (countParam(p, "ms") === 0 ? Infinity : countParam(p, "ms")) }),
   "ignore-sigterm": fixed({ ignoreSigterm: true }),

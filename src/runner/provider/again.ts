@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { wireJson } from "../../core/json/index.js";
+import { TIGHT_BUDGET_MS } from "../../core/provider/checks/budget.js";
 import { bind, describeRequest, validateConfigRequest } from "../../core/provider/requests.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { acceptedOk, ProviderSender, type SenderOptions, type Sent } from "./sender.js";
@@ -36,6 +37,18 @@ export async function sendWhitespace(sender: ProviderSender, describe: ProviderE
     });
   }
   await sender.batch(items, jobs);
+}
+
+/**
+ * Sends `plain` (an accepted invocation) again with budget_ms 1, a budget no process can meet,
+ * under the run's usual deadline (--timeout), so a late answer is seen rather than killed
+ * (provider/transport/tight-budget). The exchange carries no budgetMs: within-budget judges the
+ * kit's own budget, which a Provider can meet.
+ */
+export async function sendTightBudget(sender: ProviderSender, plain: ProviderExchange | undefined): Promise<void> {
+  if (plain === undefined || !acceptedOk(plain) || plain.requestValue === undefined) return;
+  const label = `the first accepted invocation again with budget_ms ${TIGHT_BUDGET_MS}, a budget no process can meet`;
+  await sender.send("tight-budget", label, { ...plain.requestValue, request_id: "invoke-tight-budget", budget_ms: TIGHT_BUDGET_MS }, {}, plain.digestDialect ?? sender.dialect);
 }
 
 /** Arguments after the executable that name existing files, made absolute so the fresh directory does not change what they name. */

@@ -9,7 +9,7 @@ import { DEFAULT_DIGEST_DIALECT } from "../../core/json/index.js";
 import { DEFAULT_PROVIDER_JOBS } from "./jobs.js";
 import type { HostileKind, JsonObject, ProviderExchange, ProviderTranscript } from "../../core/provider/types.js";
 import { hostileBases, probeDialects, sendHostile } from "./phases.js";
-import { sendFreshDir, sendWhitespace } from "./again.js";
+import { sendFreshDir, sendTightBudget, sendWhitespace } from "./again.js";
 import { acceptedOk, ProviderSender, RunInterrupted, RunTimedOut, type Sent, type SenderOptions } from "./sender.js";
 
 export interface ProviderSuiteOptions {
@@ -44,9 +44,10 @@ export interface ProviderSuiteOptions {
 
 /**
  * invocations: at least the controls of the hostile probes; matrix: every planned invocation; dialects: the digest dialect probe;
+ * tightBudget: the first accepted invocation again with budget_ms 1;
  * whitespace: describe and an invocation again with whitespace around them; freshDir: describe and validate_config again in a fresh directory.
  */
-export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "matrix" | "dialects" | "hostile" | "whitespace" | "freshDir";
+export type RequestGroup = "invalidConfigs" | "unknownKey" | "wrongTypes" | "invocations" | "matrix" | "dialects" | "tightBudget" | "hostile" | "whitespace" | "freshDir";
 
 const isBefore = (e: ProviderExchange): boolean => (e.requestValue?.event as JsonObject | undefined)?.name === "tool.before";
 
@@ -141,7 +142,9 @@ async function sendAll(options: ProviderSuiteOptions, transcript: ProviderTransc
     transcript.context.digestDialect = { bound: sender.dialect, accepted: [sender.dialect] };
   }
 
-  if (sends("whitespace")) await sendWhitespace(sender, describe, invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk), budgetMs, jobs);
+  const firstAccepted = invocations.find((e) => acceptedOk(e) && isBefore(e)) ?? invocations.find(acceptedOk);
+  if (sends("tightBudget")) await sendTightBudget(sender, firstAccepted);
+  if (sends("whitespace")) await sendWhitespace(sender, describe, firstAccepted, budgetMs, jobs);
   if (sends("hostile")) await sendHostile(sender, hostileBases(validate, invocations), budgetMs, options.hostileKinds, jobs);
   if (sends("freshDir")) await sendFreshDir(senderOptions, transcript, describe, validate, config);
 }

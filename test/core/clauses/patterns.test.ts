@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, makeSelector, matchesAny } from "../../../src/core/clauses/patterns.js";
+import { checkSelection, compilePattern, makeSelector, matchesAny, unmatchedPatterns } from "../../../src/core/clauses/patterns.js";
 
 const matches = (pattern: string, id: string): boolean => compilePattern(pattern).test(id);
 
@@ -111,5 +111,21 @@ describe("makeSelector", () => {
     expect(pick(["provider/transport/utf8"], ["provider/transport/utf8"])).toEqual([]);
     expect(pick(["provider/transport"], ["**/utf8"])).toEqual(["provider/transport/no-trailing-data"]);
     expect(pick(["provider/**"], ["provider"])).toEqual([]);
+  });
+});
+
+describe("patterns that match no clause", () => {
+  const ids = ["provider/transport/utf8", "provider/invoke/answers-ok"];
+
+  it("are listed with their flag, in the order given", () => {
+    expect(unmatchedPatterns({ clause: ["provider/transport", "nosuch", "**/answers-*"], skip: ["provider/*/nope", "provider/invoke"] }, ids)).toEqual(["--clause nosuch", "--skip provider/*/nope"]);
+    expect(unmatchedPatterns({ clause: [], skip: [] }, ids)).toEqual([]);
+  });
+
+  it("are a usage error naming them and the command that lists the ids", () => {
+    expect(() => checkSelection({ clause: ["provider"], skip: [] }, ids, "the provider catalogue", ["awp-conformance list --protocol provider"])).not.toThrow();
+    expect(() => checkSelection({ clause: ["nosuch"], skip: ["x"] }, ids, "the provider catalogue", ["awp-conformance list --protocol provider"])).toThrow(
+      "--clause nosuch, --skip x match no clause of the provider catalogue: `awp-conformance list --protocol provider` lists the clause ids",
+    );
   });
 });

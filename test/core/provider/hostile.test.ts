@@ -161,7 +161,7 @@ describe("hostile provider requests", () => {
     expect(isOneProperty(found[0]!)).toBe(false);
   });
 
-  it("puts the limits between control and probe: 32 levels vs 33, u64 max vs 2^64, 1024 vs 1025 characters, budget 1 vs 0", () => {
+  it("puts the limits between control and probe: 32 levels vs 33, u64 max vs 2^64, 1024 vs 1025 characters; budget_ms 0 against the kit's budget", () => {
     const depthOf = (v: JsonValue | undefined): number => (Array.isArray(v) ? 1 + Math.max(0, ...v.map(depthOf)) : isObject(v) ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
     const deep = probes.find((p) => p.kind === "excessive-depth")!;
     expect(depthOf(deep.control.value)).toBe(32);
@@ -173,7 +173,9 @@ describe("hostile provider requests", () => {
     expect(wireJson(big.value!)).toContain('"count":18446744073709551616}');
     const name = probes.find((p) => p.label === "a tool name of 1025 characters")!;
     expect(((name.control.value.event as JsonObject).tool as JsonObject).name).toHaveLength(1024);
-    expect(probes.find((p) => p.label === "budget_ms 0")!.control.value.budget_ms).toBe(1);
+    // Not budget_ms 1: a Provider that honours its budget rightly refuses that (provider/transport/tight-budget), and a refused control judges nothing.
+    const zero = probes.find((p) => p.label === "budget_ms 0")!;
+    expect([zero.control.label, zero.control.value.budget_ms, zero.value?.budget_ms]).toEqual(["the same invocation without the defect", 500, 0]);
   });
 
   it("sends oversized requests 1 KiB over the 1 MiB limit, with a control 1 KiB under it", () => {

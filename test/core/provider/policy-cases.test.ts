@@ -115,14 +115,43 @@ describe("policy cases: planning against describe", () => {
     expect(usage(() => planCases([cases[1]!], OPS, CONFIG))).toBe('cases.yaml: case "after-ambiguous": check and redact both take tool.after; give operation: NAME');
   });
 
-  it("fails cases the Provider cannot take, with the reason", () => {
-    const plans = planCases([cases[3]!, cases[0]!], OPS, CONFIG);
-    expect(plans[0]).toMatchObject({ kind: "fail", reason: expect.stringMatching(/no operation nope/) });
-    const noBefore = planCases([cases[0]!], [OPS[1]!], CONFIG)[0];
-    expect(noBefore).toMatchObject({ kind: "fail", reason: expect.stringMatching(/no operation of the Provider takes tool.before/) });
-    const bad = planCases([cases[4]!], [{ name: "check", events: ["tool.before"], effects: ["block"] }], CONFIG)[0];
-    expect(bad).toMatchObject({ kind: "fail", reason: expect.stringMatching(/does not declare observe/) });
-    expect(planCases([cases[0]!], OPS, CONFIG, "describe was not answered ok")[0]).toMatchObject({ kind: "fail", reason: "describe was not answered ok" });
+  it("refuses a case the Provider's description cannot take as a case-file mistake, naming it (no case fails for it)", () => {
+    // A case naming an operation describe does not declare, or an event its operation does not take, was once a failed MUST case.
+    expect(usage(() => planCases([cases[3]!, cases[0]!], OPS, CONFIG))).toBe(
+      'cases.yaml: case "undeclared": operation nope is not one describe declares (it declares check [tool.before, tool.after]; redact [tool.after])',
+    );
+    const [onBefore] = yaml("cases:\n  - {name: redact before, operation: redact, tool: x, expect: allow}\n");
+    expect(usage(() => planCases([onBefore!], OPS, CONFIG))).toMatch(/^cases\.yaml: case "redact before": operation redact does not declare the event tool\.before \(it declares tool\.after\)/);
+    expect(usage(() => planCases([cases[0]!], [OPS[1]!], CONFIG))).toMatch(/case "before": no operation describe declares takes the event tool\.before/);
+    const onlyBlock = [{ name: "check", events: ["tool.before"], effects: ["block"] }];
+    expect(usage(() => planCases([cases[4]!], onlyBlock, CONFIG))).toMatch(/case "not-declared-effect": allowed_effects has observe, which operation check does not declare/);
+  });
+
+  it("refuses a case whose expected decision its allowed effects cannot carry", () => {
+    const impossible = yaml(`cases:
+  - {name: block not allowed, tool: x, allowed_effects: [observe], expect: block}
+  - {name: observe not allowed, tool: x, allowed_effects: [block], expect: {decision: observe}}
+  - {name: an error is fine, tool: x, allowed_effects: [observe], expect: error}
+`);
+    expect(usage(() => planCases(impossible, OPS, CONFIG))).toBe(
+      'cases.yaml: case "block not allowed": expects block, but the request allows only observe, so no protocol-valid answer carries it: add block to allowed_effects, or expect error; ' +
+        'cases.yaml: case "observe not allowed": expects observe, but the request allows only block, so no protocol-valid answer carries it: add observe to allowed_effects, or expect error',
+    );
+    expect(planCases([impossible[2]!], OPS, CONFIG)[0]).toMatchObject({ kind: "invoke", allowedEffects: ["observe"] });
+  });
+
+  it("names every mistake of the file at once, the first five in full", () => {
+    const many = yaml(`cases:\n${Array.from({ length: 7 }, (_, i) => `  - {name: c${i}, operation: nope, tool: x, expect: allow}`).join("\n")}\n`);
+    const message = usage(() => planCases(many, OPS, CONFIG));
+    expect(message.match(/case "c\d"/g)).toEqual(["case \"c0\"", "case \"c1\"", "case \"c2\"", "case \"c3\"", "case \"c4\""]);
+    expect(message).toMatch(/; and 2 more case-file mistakes$/);
+  });
+
+  it("fails every case for a describe that broke: that is the Provider's, not the file's", () => {
+    expect(planCases([cases[3]!, cases[0]!], OPS, CONFIG, "describe was not answered ok")).toMatchObject([
+      { kind: "fail", reason: "describe was not answered ok" },
+      { kind: "fail", reason: "describe was not answered ok" },
+    ]);
   });
 });
 

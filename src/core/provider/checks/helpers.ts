@@ -116,9 +116,9 @@ export function validExchanges(t: ProviderTranscript): ProviderExchange[] {
   return t.exchanges.filter((e) => !isHostile(e) && e.dialectRefused !== true);
 }
 
-/** Invocations the kit sent as well-formed requests: the matrix, the dialect probe, hostile controls. */
+/** Invocations the kit sent as well-formed requests: the matrix, the dialect and tight-budget probes, hostile controls. */
 export function isInvocation(e: ProviderExchange): boolean {
-  return e.method === "invoke" && (e.purpose === "invoke" || e.purpose === "dialect" || e.purpose === "control");
+  return e.method === "invoke" && (e.purpose === "invoke" || e.purpose === "dialect" || e.purpose === "control" || e.purpose === "tight-budget");
 }
 
 /** Well-formed requests whose stdout the Host would read (exit 0, on time, within the cap). */

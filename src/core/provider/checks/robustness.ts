@@ -14,6 +14,15 @@ export const HOSTILE_KINDS: readonly HostileKind[] = [
   "bad-config", "malformed-config-revision", "bad-request-id", "bad-allowed-effects", "bad-event-name", "undeclared-operation",
 ];
 
+/**
+ * A hostile request as the subject of a sentence. Its label is a phrase of any form ("a tool
+ * name of 1025 characters", "budget_ms 0", "method \"explain\"", a fuzzer's): it goes in
+ * parentheses, never between "the" and "request" ("the a tool name ... request").
+ */
+export function hostileSubject(label: string): string {
+  return `the hostile request (${label})`;
+}
+
 function hostile(t: ProviderTranscript): ProviderExchange[] {
   return t.exchanges.filter(isHostile);
 }
@@ -59,7 +68,7 @@ function rejectionCheck(kind: HostileKind): Check<ProviderTranscript> {
       if (probes.length > 0 && judged.length === 0) return controlsRefused(t, probes);
       return judgeEach(
         judged,
-        (e) => (answeredOk(e) ? [finding(clause, e, `the ${e.scenario} request was answered ok`, { expected: "an error response or a nonzero exit", seen: 'exit 0 and status "ok"' })] : []),
+        (e) => (answeredOk(e) ? [finding(clause, e, `${hostileSubject(e.scenario)} was answered ok`, { expected: "an error response or a nonzero exit", seen: 'exit 0 and status "ok"' })] : []),
         skip(invocationBlocker(t) ?? "the kit had no well-formed request to derive this probe from"),
       );
     },
@@ -73,7 +82,7 @@ export const robustnessChecks: Check<ProviderTranscript>[] = [
     judge: (t) =>
       judgeEach(
         hostile(t).filter((e) => e.outcome.spawnError === undefined),
-        (e) => (e.outcome.timedOut ? [finding(`${ID}/no-hang`, e, `the ${e.scenario} request kept the Provider running until the deadline`, { expected: `exit within ${e.timeoutMs} ms`, seen: "killed at the deadline" })] : []),
+        (e) => (e.outcome.timedOut ? [finding(`${ID}/no-hang`, e, `${hostileSubject(e.scenario)} kept the Provider running until the deadline`, { expected: `exit within ${e.timeoutMs} ms`, seen: "killed at the deadline" })] : []),
         skip("no hostile request was sent: select a provider/robustness clause"),
       ),
   },
@@ -82,7 +91,7 @@ export const robustnessChecks: Check<ProviderTranscript>[] = [
     judge: (t) =>
       judgeEach(
         hostile(t).filter((e) => e.outcome.spawnError === undefined && !e.outcome.killedByKit),
-        (e) => (e.outcome.signal !== null ? [finding(`${ID}/no-signal-death`, e, `the ${e.scenario} request crashed the Provider`, { expected: "an error response or a nonzero exit", seen: `killed by ${e.outcome.signal}` })] : []),
+        (e) => (e.outcome.signal !== null ? [finding(`${ID}/no-signal-death`, e, `${hostileSubject(e.scenario)} crashed the Provider`, { expected: "an error response or a nonzero exit", seen: `killed by ${e.outcome.signal}` })] : []),
         skip("no hostile request was sent: select a provider/robustness clause"),
       ),
   },
