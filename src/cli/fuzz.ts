@@ -3,9 +3,9 @@ import { KitError } from "../core/errors.js";
 import { interrupted, interruptReason, untilInterrupted } from "../core/interrupt.js";
 import { isDigestDialect } from "../core/json/index.js";
 import { buildReport } from "../core/report/build.js";
-import type { Protocol, RunReport } from "../core/report/types.js";
+import type { ClauseResult, Protocol, RunReport } from "../core/report/types.js";
 import { fuzzAgentCli, FUZZ_AGENT_CLAUSES } from "../fuzz/agent-cli/index.js";
-import { mergeFuzz, type FuzzOutcome } from "../fuzz/merge.js";
+import { fuzzedResult, withFuzzSection, type FuzzOutcome } from "../fuzz/merge.js";
 import { prepareProviderFuzz } from "../fuzz/prepare.js";
 import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
 import { replayCommandLine, replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
@@ -71,7 +71,7 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const result = await fuzzProvider(ctx, target, budget, corpus !== undefined ? { onResult: corpus.onProviderCase } : {});
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, ...corpusPart(corpus), ...emptySlice(budget) };
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, tally: result.tally, ...corpusPart(corpus), ...emptySlice(budget) };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
@@ -84,7 +84,13 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
   const cut = result.cut === undefined ? {} : { cut: cutReason(result.cut, result.runs, outputBudgetMib) };
-  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, ...cut, ...corpusPart(corpus), ...emptySlice(budget) };
+  const notes = result.restExits === undefined ? {} : { notes: [restExitNote(result.restExits, result.runs)] };
+  return { clauses: FUZZ_AGENT_CLAUSES, cases: result.runs, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "session", coverage: result.coverage, tally: result.tally, ...cut, ...notes, ...corpusPart(corpus), ...emptySlice(budget) };
+}
+
+/** Sessions whose process ended on its own with no turn pending: seen, and said, but judged by no clause. */
+function restExitNote(rest: { sessions: number; first: string }, runs: number): string {
+  return `Fuzzing: in ${rest.sessions} of ${runs} sessions the process exited on its own with no turn pending (the first ${rest.first}), so the session's later steps had nowhere to go. No fuzzed clause judges an exit at rest: an exit before the first answered turn is agent-cli/session/stays-up (the fixed suite's, in run), one after a malformed line agent-cli/input/survives-malformed-line, one during a turn agent-cli/turns/no-exit-mid-turn.`;
 }
 
 /** Why the fuzzed clauses cannot pass when sessions were ended for the output budget. */
@@ -107,15 +113,22 @@ function corpusPart(corpus: Corpus | undefined): Pick<FuzzOutcome, "corpus"> {
   return { corpus: { findings: corpus.findings, summary } };
 }
 
-/** The report of a fuzz-only run: the clauses fuzzing judges, pass unless a shrunk failure says otherwise. */
+/**
+ * The report of a fuzz-only run: the clauses fuzzing judges, each as its cases judged it (see
+ * fuzzedResult): passed only when a case judged it. Interrupted, or with no case run, what
+ * failed stands and the rest is skipped for that reason.
+ */
 export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: FuzzOutcome & { skipped?: string }, startedAt: Date, secrets: string[]): RunReport {
   const fuzzed = new Set(outcome.clauses);
-  // Interrupted, the cases run so far show failures, but no pass: the campaign was cut short.
   const signal = interrupted();
   const halted = signal === undefined ? undefined : interruptReason(signal, `while fuzzing, after ${outcome.cases} cases`);
+  const none = halted ?? outcome.skipped ?? ((outcome.tally?.cases ?? 0) === 0 ? "no case was run" : undefined);
   const results = loadCatalogue(protocol)
     .filter((c) => fuzzed.has(c.id))
-    .map((c) => (outcome.cases > 0 && halted === undefined ? { id: c.id, level: c.level, title: c.title, status: "pass" as const, judged: 0, findings: [] } : { id: c.id, level: c.level, title: c.title, status: "skip" as const, reason: halted ?? outcome.skipped ?? "no case was run", judged: 0, findings: [] }));
+    .map((c): ClauseResult => {
+      const result = fuzzedResult(c, undefined, outcome);
+      return none === undefined || result.status === "fail" ? result : { id: c.id, level: c.level, title: c.title, status: "skip", reason: none, judged: 0, findings: [] };
+    });
   const base = buildReport({
     protocol,
     argv,
@@ -129,5 +142,5 @@ export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: Fuzz
     secrets,
     ...(halted !== undefined ? { halted } : {}),
   });
-  return mergeFuzz(base, outcome, secrets);
+  return withFuzzSection(base, outcome, secrets);
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RunReport } from "../core/report/types.js";
 import { KitError } from "../core/errors.js";
 import { checkReporterName, reporterFor } from "../reporters/registry.js";
+import { auditReport } from "./report-audit.js";
 
 export interface OutputOptions {
   reporters: string[];
@@ -22,6 +23,7 @@ export function checkReporters(names: readonly string[]): void {
 /** Renders the report with every chosen reporter (loading only their modules): console ones print, file ones land in outDir. */
 export async function emitReport(report: RunReport, options: OutputOptions): Promise<string[]> {
   const written: string[] = [];
+  auditReport(report, options.outDir);
   const print = options.print ?? ((text: string) => process.stdout.write(text));
   for (const name of options.reporters) {
     for (const output of await reporterFor(name)) {

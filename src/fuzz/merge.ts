@@ -1,6 +1,7 @@
-import { summarize } from "../core/report/judge.js";
+import { combineJudgements, summarize } from "../core/report/judge.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
-import type { ClauseResult, CorpusSummary, Finding, RunReport } from "../core/report/types.js";
+import type { Clause, ClauseResult, CorpusSummary, Finding, Judgement, RunReport } from "../core/report/types.js";
+import { judgedBy, tallyJudgement, type TallyData } from "./tally.js";
 import type { CoverageSummary, FuzzFailure } from "./types.js";
 
 export interface FuzzOutcome {
@@ -18,44 +19,80 @@ export interface FuzzOutcome {
   corpus?: { findings: Finding[]; summary: CorpusSummary };
   /** Why some cases were not judged (agent-cli sessions the kit ended for its output budget): no fuzzed clause passes. */
   cut?: string;
+  /** What the generated cases made of each fuzzed clause (corpus replays add findings only); absent when fuzzing did not start. */
+  tally?: TallyData;
+  /** What the campaign saw that no fuzzed clause judges, for the report's notes. */
+  notes?: string[];
+}
+
+/** Findings fuzzing adds to a clause: the corpus replays' first (they ran before any case was generated), then its shrunk failure. */
+function fuzzFindings(id: string, fuzz: FuzzOutcome): Finding[] {
+  const replayed = fuzz.corpus?.findings.filter((f) => f.clause === id) ?? [];
+  const shrunk = fuzz.failures.filter((f) => f.clause === id).map((f): Finding => ({
+    ...f.finding,
+    foundBy: "fuzz",
+    fuzzCase: { seed: f.seed, path: f.path, ...(f.file !== undefined ? { file: f.file } : {}) },
+    ...(f.file !== undefined ? { reproduce: f.reproduce ?? `awp-conformance replay ${f.file}` } : {}),
+  }));
+  return [...replayed, ...shrunk];
+}
+
+function asJudgement(result: ClauseResult): Judgement {
+  if (result.status === "pass" || result.status === "fail") return { outcome: "judged", judged: result.judged, findings: result.findings };
+  return { outcome: result.status, reason: result.reason ?? "nothing to judge" };
 }
 
 /**
- * Puts fuzz findings under their clauses (marked found by fuzzing, each with its replay
- * command), counts the fuzzed cases as judgements of clauses that held, and adds the
- * campaign's coverage (cases per kind and size bucket) as the report's fuzz section.
+ * One fuzzed clause: the fixed suite's result (none in a fuzz-only run) folded with what the
+ * fuzzed cases judged, as the judge folds any judgements: a finding fails it, a judgement
+ * passes it, else it is skipped or not applicable for the reasons the cases gave. A clause the
+ * fixed suite skipped stays skipped unless fuzzing failed it: fuzzing does not stand in for a
+ * scenario the kit could not judge. With sessions the kit did not judge (cut), nothing passes,
+ * and in a fuzz-only run every clause not failed is skipped for that reason.
  */
-export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
-  const fuzzed = new Set(fuzz.clauses);
-  const clauses: ClauseResult[] = report.clauses.map((result) => {
-    const replayed = fuzz.corpus?.findings.filter((f) => f.clause === result.id) ?? [];
-    if (!fuzzed.has(result.id) || (fuzz.cases === 0 && replayed.length === 0)) return result;
-    // Corpus findings first: the corpus ran before any case was generated.
-    const found = [...replayed, ...fuzz.failures.filter((f) => f.clause === result.id).map((f) => ({
-      ...f.finding,
-      foundBy: "fuzz" as const,
-      fuzzCase: { seed: f.seed, path: f.path, ...(f.file !== undefined ? { file: f.file } : {}) },
-      ...(f.file !== undefined ? { reproduce: f.reproduce ?? `awp-conformance replay ${f.file}` } : {}),
-    }))];
-    if (found.length > 0) {
-      const { reason: _reason, ...rest } = result;
-      return { ...rest, status: "fail", judged: result.judged + fuzz.cases, findings: [...result.findings, ...found] };
-    }
-    // A case the kit did not judge could have failed the clause: it cannot pass.
-    if (fuzz.cut !== undefined && result.status === "pass") return { ...result, status: "skip", reason: fuzz.cut, findings: [] };
-    return result.status === "pass" || result.status === "fail" ? { ...result, judged: result.judged + fuzz.cases } : result;
-  });
+export function fuzzedResult(clause: Pick<Clause, "id" | "level" | "title">, fixed: ClauseResult | undefined, fuzz: FuzzOutcome): ClauseResult {
+  const found = fuzzFindings(clause.id, fuzz);
+  const ran = (fuzz.tally?.cases ?? 0) > 0;
+  if (fixed !== undefined && found.length === 0 && (!ran || fixed.status === "skip")) return fuzz.cut !== undefined && fixed.status === "pass" ? cutResult(fixed, fuzz.cut) : fixed;
+  const own = tallyJudgement(fuzz.tally?.clauses[clause.id], fuzz.unit);
+  const fuzzed: Judgement = found.length === 0 ? own : { outcome: "judged", judged: own.outcome === "judged" ? own.judged : 0, findings: found };
+  const result = combineJudgements(clause, fixed === undefined ? [fuzzed] : [asJudgement(fixed), fuzzed]);
+  // Fuzzing alone: a clause the judged sessions found nothing for, the cut ones could have judged.
+  const cutShows = result.status === "pass" || (fixed === undefined && result.status !== "fail");
+  return fuzz.cut !== undefined && cutShows ? cutResult(result, fuzz.cut) : result;
+}
+
+/** A case the kit did not judge could have failed the clause: it cannot pass. */
+function cutResult(result: ClauseResult, cut: string): ClauseResult {
+  return { id: result.id, level: result.level, title: result.title, status: "skip", reason: cut, judged: 0, findings: [] };
+}
+
+/**
+ * Adds a campaign's account to a report whose clauses already hold what fuzzing judged: the
+ * notes, the fuzz section (cases per kind and size bucket, and the cases that judged each
+ * fuzzed clause), the summary counted again; every string through the secret redactor.
+ */
+export function withFuzzSection(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
   const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
   const corpus = fuzz.corpus?.summary;
   const corpusNotes = corpus === undefined ? [] : [`Corpus: ${corpus.replayed} saved case(s) replayed before generation (${corpus.failing} failing), ${corpus.saved} new case(s) kept.`, ...(corpus.cut !== undefined ? [`Corpus cut: ${corpus.cut}.`] : [])];
   const merged: RunReport = {
     ...report,
-    clauses,
-    summary: summarize(clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }),
-    notes: [...report.notes, note, ...(fuzz.cut !== undefined ? [`Fuzzing incomplete: ${fuzz.cut}.`] : []), ...corpusNotes],
+    summary: summarize(report.clauses, report.summary.deselected, { level: report.summary.level, stale: report.summary.stale }),
+    notes: [...report.notes, note, ...(fuzz.cut !== undefined ? [`Fuzzing incomplete: ${fuzz.cut}.`] : []), ...(fuzz.notes ?? []), ...corpusNotes],
     ...(fuzz.coverage !== undefined
-      ? { fuzz: { seed: fuzz.seed, cases: fuzz.cases, calls: fuzz.calls, failures: fuzz.failures.length, unit: fuzz.unit, kinds: fuzz.coverage.kinds, sizes: fuzz.coverage.sizes, ...(fuzz.corpus !== undefined ? { corpus: fuzz.corpus.summary } : {}) } }
+      ? { fuzz: { seed: fuzz.seed, cases: fuzz.cases, calls: fuzz.calls, failures: fuzz.failures.length, unit: fuzz.unit, kinds: fuzz.coverage.kinds, sizes: fuzz.coverage.sizes, ...(fuzz.tally !== undefined ? { judgedBy: judgedBy(fuzz.tally) } : {}), ...(fuzz.corpus !== undefined ? { corpus: fuzz.corpus.summary } : {}) } }
       : {}),
   };
   return redactDeep(merged, makeRedactor(secrets));
+}
+
+/**
+ * Puts what fuzzing judged into a run's report: each fuzzed clause folded with it (fuzz
+ * findings marked found by fuzzing, each with its replay command), then the fuzz section.
+ */
+export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
+  const fuzzed = new Set(fuzz.clauses);
+  const clauses = report.clauses.map((result) => (fuzzed.has(result.id) ? fuzzedResult(result, result, fuzz) : result));
+  return withFuzzSection({ ...report, clauses }, fuzz, secrets);
 }

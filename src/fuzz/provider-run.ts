@@ -4,7 +4,7 @@ import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { judgeClauses } from "../core/report/judge.js";
 import { gotFurther, refusedForBinding, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
-import type { Finding } from "../core/report/types.js";
+import type { ClauseResult, Finding } from "../core/report/types.js";
 import { interrupted, untilInterrupted } from "../core/interrupt.js";
 import { callProvider, type ProviderCall } from "../runner/provider/call.js";
 import { CaseStream, type CaseSource } from "./cases.js";
@@ -15,11 +15,20 @@ import { serializeCase } from "./replay.js";
 import { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, type DigestDialectId } from "../core/json/index.js";
 import { dialectSensitive } from "../core/provider/digest.js";
 import { inDialect } from "./provider/dialect.js";
+import { ClauseTally, type TallyData } from "./tally.js";
+
+/**
+ * Clauses that need a request fuzzing never sends: one with whitespace around it, a describe or
+ * config call (terminates: every generated request is an invocation, judged by within-budget),
+ * an invocation carrying the kit's planted private values.
+ */
+const NEVER_FUZZED: readonly string[] = ["provider/transport/request-whitespace", "provider/transport/terminates", "provider/invoke/private-data-stays-private"];
 
 /** Clauses one fuzzed request can break (aggregate and method-level clauses, and the dialect probe, need the fixed suite). */
 export const FUZZ_PROVIDER_CLAUSES: readonly string[] = loadCatalogue("provider")
   .map((c) => c.id)
-  .filter((id) => /^provider\/(transport|envelope|robustness)\//.test(id) || (id.startsWith("provider/invoke/") && id !== "provider/invoke/answers-ok" && id !== "provider/invoke/digest-dialects"));
+  .filter((id) => /^provider\/(transport|envelope|robustness)\//.test(id) || (id.startsWith("provider/invoke/") && id !== "provider/invoke/answers-ok" && id !== "provider/invoke/digest-dialects"))
+  .filter((id) => !NEVER_FUZZED.includes(id));
 
 export interface ProviderTarget {
   argv: string[];
@@ -33,7 +42,7 @@ export interface ProviderTarget {
 
 /** The findings one case produces: its base first (the control of a hostile case), then the case. */
 export async function evaluateProviderCase(c: ProviderCase, target: ProviderTarget, call: ProviderCall = callProvider): Promise<Finding[]> {
-  return judgeProviderCase(await runProviderCase(c, target, call));
+  return findingsOf(judgeProviderCase(await runProviderCase(c, target, call)));
 }
 
 /**
@@ -97,9 +106,29 @@ export async function runProviderCase(c: ProviderCase, target: ProviderTarget, c
 
 const FUZZED = new Set(FUZZ_PROVIDER_CLAUSES);
 
-/** The findings of one case's transcript, on the clauses a fuzzed request can break. */
-export function judgeProviderCase(transcript: ProviderTranscript): Finding[] {
-  return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => FUZZED.has(id)).results.flatMap((r) => r.findings);
+/** One case's transcript judged on the clauses a fuzzed request can break: every such clause's result. */
+export function judgeProviderCase(transcript: ProviderTranscript): ClauseResult[] {
+  return judgeClauses(loadCatalogue("provider"), providerChecks, transcript, (id) => FUZZED.has(id)).results;
+}
+
+const PROBE = /^provider\/robustness\/rejects-(.+)$/;
+
+/**
+ * A generated (or corpus) case's results, for the campaign's tally: a rejects-KIND clause the
+ * case did not probe was not judged because the case was of another kind, whatever the check
+ * says of a request without that probe.
+ */
+export function caseResults(c: ProviderCase, transcript: ProviderTranscript): ClauseResult[] {
+  return judgeProviderCase(transcript).map((r) => {
+    const kind = PROBE.exec(r.id)?.[1];
+    if (kind === undefined || r.status === "pass" || r.status === "fail" || c.purpose === `hostile:${kind}`) return r;
+    return { id: r.id, level: r.level, title: r.title, status: "skip", reason: `no generated case was a hostile ${kind} probe (more --fuzz-runs make one likely)`, judged: 0, findings: [] };
+  });
+}
+
+/** The findings of a case's results, in catalogue order. */
+export function findingsOf(results: readonly ClauseResult[]): Finding[] {
+  return results.flatMap((r) => r.findings);
 }
 
 /**
@@ -115,6 +144,8 @@ export interface ProviderFuzzResult {
   failures: FuzzFailure[];
   /** What ran: cases per kind and per size bucket (shrinking not counted). */
   coverage: CoverageSummary;
+  /** What the cases judged of each fuzzed clause (shrinking not counted). */
+  tally: TallyData;
 }
 
 /**
@@ -149,11 +180,14 @@ export async function fuzzProvider(
   // Each clause's first failing case (by index): shrunk from there, or, interrupted, reported as it is.
   const firstByClause = new Map<string, { index: number; c: ProviderCase; finding: Finding }>();
   const coverage = new ProviderCoverage(hostileKinds(ctx));
+  const tally = new ClauseTally(FUZZ_PROVIDER_CLAUSES);
   let done = 0;
   const returned: { c: ProviderCase; index: number; transcript: ProviderTranscript }[] = [];
   const judgeReturned = (): void => {
     for (const { c, index, transcript } of returned.splice(0)) {
-      const findings = judgeProviderCase(transcript);
+      const results = caseResults(c, transcript);
+      const findings = findingsOf(results);
+      tally.add(results);
       coverage.add(c);
       options.onResult?.(c, index, findings);
       for (const finding of findings) if ((firstByClause.get(finding.clause)?.index ?? Infinity) > index) firstByClause.set(finding.clause, { index, c, finding });
@@ -185,7 +219,7 @@ export async function fuzzProvider(
   judgeReturned();
 
   const failures: FuzzFailure[] = [];
-  if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary() };
+  if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary(), tally: tally.data() };
   // Interrupted: each case as it failed, not shrunk (its replay file still reproduces it).
   const unshrunk = (clause: string, first: { index: number; c: ProviderCase; finding: Finding }): FuzzFailure => failureOf(clause, first.finding, first.c, budget.seed, String(first.index));
   for (const [clause, first] of [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index)) {
@@ -216,7 +250,7 @@ export async function fuzzProvider(
     if (finding === undefined) continue;
     failures.push(failureOf(clause, finding, shrunk, budget.seed, result.counterexamplePath ?? String(index)));
   }
-  return { cases: done, calls, failures, coverage: coverage.summary() };
+  return { cases: done, calls, failures, coverage: coverage.summary(), tally: tally.data() };
 }
 
 function failureOf(clause: string, finding: Finding, c: ProviderCase, seed: number, path: string): FuzzFailure {

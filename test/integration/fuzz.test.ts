@@ -109,7 +109,10 @@ describe("awp-conformance fuzz --protocol agent-cli", () => {
     expect(result.code).toBe(0);
     const report = readReport(out);
     expect(report.summary.verdict).toBe("conformant");
-    expect(report.clauses.find((c) => c.id === "agent-cli/turns/one-terminal-per-turn")?.judged).toBe(3);
+    // judged counts the turns the sessions judged; the fuzz section, the sessions that judged each clause.
+    const turns = report.fuzz?.kinds.find((k) => k.name === "turn")?.count ?? 0;
+    expect(report.clauses.find((c) => c.id === "agent-cli/turns/one-terminal-per-turn")?.judged).toBe(turns);
+    expect(report.fuzz?.judgedBy?.find((c) => c.name === "agent-cli/turns/one-terminal-per-turn")?.count).toBeLessThanOrEqual(3);
     expect(report.fuzz).toMatchObject({ seed: 5, cases: 3, calls: 3, failures: 0, unit: "session" });
     expect(report.fuzz?.sizes.find((s) => s.name === "turns per session")?.buckets.reduce((n, b) => n + b.count, 0)).toBe(3);
     expect(readFileSync(join(out, "report.json"), "utf8")).not.toMatch(/sk-awp-/);
@@ -127,6 +130,50 @@ describe("awp-conformance fuzz --protocol agent-cli", () => {
     for (const clause of skipped) expect(clause.reason).toMatch(/more on stdout than the kit records of one fuzzed session \(stdout passed 1048576 bytes; --output-budget 1 MiB\) in [12] of 2 sessions/);
     expect(report.notes.some((n) => n.startsWith("Fuzzing incomplete: "))).toBe(true);
     expect(result.code).toBe(report.clauses.some((c) => c.status === "fail" && c.level === "MUST") ? 1 : 4);
+  });
+});
+
+describe("awp-conformance fuzz --protocol agent-cli: what never occurred is never passed", () => {
+  const NO_STREAM = join(ROOT, "test/fakes/agent-cli-no-stream.mjs");
+
+  it("a CLI that never streams content blocks, never errs and never calls a model passes none of text-blocks, error-code and fidelity", async () => {
+    const out = temp();
+    const result = await runCli(["fuzz", "--protocol", "agent-cli", "--fuzz-runs", "3", "--seed", "5", "--out", out, "--reporter", "json", NO_STREAM]);
+    const report = readReport(out);
+    expect(kitSchema("report.schema.json")(report)).toBe(true);
+    const byId = new Map(report.clauses.map((c) => [c.id, c]));
+    expect(byId.get("agent-cli/turns/text-blocks")).toMatchObject({ status: "not-applicable", judged: 0, reason: "in every fuzzed session: no turn streamed content_block events" });
+    expect(byId.get("agent-cli/turns/error-code")).toMatchObject({ status: "not-applicable", judged: 0, reason: "in every fuzzed session: no error result was written" });
+    for (const id of ["agent-cli/fidelity/streamed-text", "agent-cli/fidelity/result-text"]) {
+      expect(byId.get(id)).toMatchObject({ status: "skip", judged: 0, reason: expect.stringMatching(/^in every fuzzed session: the CLI never called the kit's model fixture/) });
+    }
+    // What the sessions did judge passes, on the judgements they made, each counted in the fuzz section.
+    const judgedBy = new Map(report.fuzz?.judgedBy?.map((c) => [c.name, c.count]));
+    expect(judgedBy.get("agent-cli/turns/text-blocks")).toBe(0);
+    for (const c of report.clauses.filter((r) => r.status === "pass")) {
+      expect(c.judged, c.id).toBeGreaterThanOrEqual(1);
+      expect(judgedBy.get(c.id), c.id).toBeGreaterThanOrEqual(1);
+    }
+    // Two MUST clauses could not be judged: incomplete, never conformant.
+    expect(report.summary.verdict).toBe("incomplete");
+    expect(result.code).toBe(4);
+  });
+
+  it("an exit after a malformed line is survives-malformed-line (SHOULD), as run rates it, and its replay gives the same clause", async () => {
+    const out = temp();
+    const env = ["--env", "AWP_REFERENCE_API_BASE_URL={{fixture.openai}}", "--env", "AWP_REFERENCE_API_KEY={{fixture.token}}"];
+    const mock = join(ROOT, "dist/src/mocks/agent-cli.js");
+    const result = await runCli(["fuzz", "--protocol", "agent-cli", "--fuzz-runs", "8", "--seed", "12", "--turn-timeout", "3000", ...env, "--out", out, "--reporter", "json", mock, "--", "--fault", "exit-on-malformed"]);
+    const report = readReport(out);
+    expect(failing(report)).toEqual(["agent-cli/input/survives-malformed-line"]);
+    expect(report.clauses.find((c) => c.id === "agent-cli/turns/no-exit-mid-turn")?.status).toBe("pass");
+    // A SHOULD failure is a warning at the default --level must.
+    expect(result.code).toBe(0);
+    const [found] = replays(out) as unknown as { file: string; replay: { clause: string; case: { steps: { op: string }[] } } }[];
+    expect(found?.replay.clause).toBe("agent-cli/input/survives-malformed-line");
+    expect(found?.replay.case.steps.at(-1)?.op).toBe("malformed");
+    const again = await runCli(["replay", found!.file, "--", mock, "--fault", "exit-on-malformed"]);
+    expect(again.stdout).toMatch(/^STILL FAILING: agent-cli\/input\/survives-malformed-line\n {2}the process exited on its own after a malformed line, with no turn pending/);
   });
 });
 

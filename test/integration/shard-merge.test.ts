@@ -64,7 +64,7 @@ async function fuzz(c: Candidate, shard?: Shard): Promise<RunReport> {
   if ("reason" in ctx) throw new Error(ctx.reason);
   const budget = { runs: RUNS, seed: 4, jobs: 2, ...(shard ? { cases: caseRange(RUNS, shard) } : {}) };
   const result = await fuzzProvider(ctx, { argv: c.argv, config: config.value, timeoutMs: BUDGET_MS }, budget);
-  const outcome = { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "request" as const, coverage: result.coverage };
+  const outcome = { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls, seed: budget.seed, failures: result.failures, unit: "request" as const, coverage: result.coverage, tally: result.tally };
   const report = fuzzOnlyReport("provider", c.argv, outcome, new Date(), []);
   return shard ? { ...report, shard: { index: shard.index, count: shard.count, cases: budget.cases ?? { from: 0, to: RUNS }, elsewhere: 0 } } : report;
 }

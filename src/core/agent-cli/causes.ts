@@ -11,13 +11,15 @@ import type { StdoutEvent, Transcript } from "./types.js";
  * The process ended on its own before answering its first user turn: before any input
  * line, or after the first turn was written but before it printed anything for it. The
  * host did not ask it to stop. A refused launch looks like this (bad arguments, missing
- * configuration), whatever moment the exit happened to come.
+ * configuration), whatever moment the exit happened to come. An exit after the host closed
+ * stdin is not one either: the host asked for it (a fuzzed session may end before any turn).
  */
 export function exitedAtStart(view: ProcessView): boolean {
   const exit = view.exit;
   if (exit === undefined || exit.killedByKit) return false;
   const ended = hostEndedAt(view);
   if (ended !== undefined && ended < exit.at) return false;
+  if (view.events.some(({ event, at }) => event.kind === "action" && event.action === "close-stdin" && at < exit.at)) return false;
   const firstInput = view.inputs[0];
   if (firstInput === undefined || exit.at < firstInput.at) return true;
   const first = userTurns(view)[0];

@@ -56,6 +56,9 @@ export function expandScenario(name: string): readonly ScenarioName[] | undefine
   return SCENARIO_ALIASES[name];
 }
 
+/** The transcript name of a fuzzed session (one launch driven by generated steps, judged on the fuzzed clauses). */
+export const FUZZ_SCENARIO = "fuzz";
+
 /** Block type the kit sends as an "unsupported" content block. */
 export const PROBE_BLOCK_TYPE = "awp_conformance_probe";
 

@@ -13,7 +13,7 @@ export interface JudgedClauses {
 }
 
 /** Folds several judgements of one clause: any finding fails it, else any judged exchange passes it. */
-export function combineJudgements(clause: Clause, judgements: readonly Judgement[]): ClauseResult {
+export function combineJudgements(clause: Pick<Clause, "id" | "level" | "title">, judgements: readonly Judgement[]): ClauseResult {
   // One pass, and each result written out whole: a fuzz campaign folds every clause of every
   // case, and spreading a shared base into each result cost about 2.5 µs a fold (80 times this).
   let findings: Finding[] | undefined;
@@ -126,12 +126,28 @@ export function incompleteGroups(results: readonly ClauseResult[], level: Counte
 }
 
 /**
+ * The one rule every report obeys, whichever command produced it (run, fuzz, check, merge):
+ * a clause passes only with something judged (judged >= 1). A pass with nothing judged can
+ * only come from a bug in the kit (a fold or a command that called a clause passed without
+ * judging it); it is an error with the kit_bug code, never a verdict, and every report is
+ * counted through summarize(), so none can carry one.
+ */
+export function assertJudgedPasses(results: readonly ClauseResult[]): void {
+  const hollow = results.filter((r) => r.status === "pass" && !(r.judged >= 1));
+  if (hollow.length === 0) return;
+  const ids = hollow.slice(0, 5).map((r) => r.id).join(", ");
+  throw new KitError("kit_bug", `${hollow.length} clause result(s) pass with nothing judged (${ids}${hollow.length > 5 ? ", ..." : ""}): a pass needs judged >= 1`);
+}
+
+/**
  * Counts results (each in exactly one bucket) and decides the verdict, in this order:
  * not-conformant when a counted failure stands (expected and flaky failures do not count)
  * or an expected-failure entry went stale; incomplete when a clause of a counted level was
- * skipped; nothing-judged when no clause passed or failed; else conformant.
+ * skipped; nothing-judged when no clause passed or failed; else conformant. A pass with
+ * nothing judged throws (assertJudgedPasses).
  */
 export function summarize(results: readonly ClauseResult[], deselected: number, options: SummaryOptions = {}): Summary {
+  assertJudgedPasses(results);
   const level = options.level ?? "must";
   const stale = options.stale ?? [];
   const all = emptyBuckets();

@@ -1,4 +1,5 @@
-import type { ClauseResult, CorpusSummary, CoverageCount, CoverageDimension, Finding, FuzzSummary } from "./types.js";
+import { sumReasons, unjudgedJudgement } from "./fuzz-judged.js";
+import type { ClauseResult, CorpusSummary, CoverageCount, CoverageDimension, Finding, FuzzSummary, JudgedBy, UnjudgedReason } from "./types.js";
 
 /**
  * The fuzz side of merging shard reports: the shards ran slices of one seed's cases, so their
@@ -56,7 +57,40 @@ function sumCorpus(parts: readonly CorpusSummary[]): CorpusSummary | undefined {
   };
 }
 
-/** The shards' fuzz sections summed: cases, calls, coverage and corpus; failures counted on the merged clauses. */
+/** The shards' cases that judged each fuzzed clause, summed; for a clause none judged, their reasons summed. */
+function sumJudgedBy(lists: readonly (readonly JudgedBy[])[]): JudgedBy[] {
+  const byName = new Map<string, { count: number; unjudged: UnjudgedReason[] }>();
+  for (const list of lists) {
+    for (const e of list) {
+      const sum = byName.get(e.name) ?? { count: 0, unjudged: [] };
+      byName.set(e.name, { count: sum.count + e.count, unjudged: sumReasons(sum.unjudged, e.unjudged ?? []) });
+    }
+  }
+  return [...byName].map(([name, { count, unjudged }]) => ({ name, count, ...(count === 0 && unjudged.length > 0 ? { unjudged } : {}) }));
+}
+
+/**
+ * A fuzzed clause no case of any shard judged, worded over the whole campaign (the shards'
+ * reasons summed) as the unsharded run words it; undefined unless every shard that ran cases
+ * gave its clause the reason its own cases gave (not a halt, a cut or a fixed scenario's).
+ */
+export function campaignUnjudged(id: string, results: readonly ClauseResult[], parts: readonly (FuzzSummary | undefined)[], merged: FuzzSummary | undefined): { status: "skip" | "not-applicable"; reason: string } | undefined {
+  const entry = merged?.judgedBy?.find((e) => e.name === id);
+  if (merged === undefined || entry === undefined || entry.count > 0) return undefined;
+  const own = results.every((r, i) => {
+    const part = parts[i];
+    if (part?.judgedBy === undefined) return false;
+    // A shard that ran no case (an empty slice) says nothing about the cases.
+    if (part.cases === 0) return true;
+    const mine = unjudgedJudgement(part.judgedBy.find((e) => e.name === id)?.unjudged ?? [], part.unit);
+    return r.status === mine.outcome && r.reason === mine.reason;
+  });
+  if (!own) return undefined;
+  const whole = unjudgedJudgement(entry.unjudged ?? [], merged.unit);
+  return { status: whole.outcome, reason: whole.reason };
+}
+
+/** The shards' fuzz sections summed: cases, calls, coverage, the cases that judged each clause, and corpus; failures counted on the merged clauses. */
 export function mergeFuzzSummaries(parts: readonly FuzzSummary[], clauses: readonly ClauseResult[]): FuzzSummary | undefined {
   const first = parts[0];
   if (first === undefined) return undefined;
@@ -69,6 +103,7 @@ export function mergeFuzzSummaries(parts: readonly FuzzSummary[], clauses: reado
     unit: first.unit,
     kinds: sumCounts(parts.map((p) => p.kinds)),
     sizes: sumDimensions(parts.map((p) => p.sizes)),
+    ...(parts.some((p) => p.judgedBy !== undefined) ? { judgedBy: sumJudgedBy(parts.map((p) => p.judgedBy ?? [])) } : {}),
     ...(corpus !== undefined ? { corpus } : {}),
   };
 }

@@ -1,8 +1,8 @@
 import { loadCatalogue } from "../clauses/catalogue.js";
 import { KitError } from "../errors.js";
 import { summarize } from "./judge.js";
-import { firstFuzzFailure, isFuzzNote, mergedFuzzNotes, mergeFuzzSummaries } from "./merge-fuzz.js";
-import type { ClauseResult, RunReport } from "./types.js";
+import { campaignUnjudged, firstFuzzFailure, isFuzzNote, mergedFuzzNotes, mergeFuzzSummaries } from "./merge-fuzz.js";
+import type { ClauseResult, FuzzSummary, RunReport } from "./types.js";
 
 /**
  * `awp-conformance merge`: the shard reports of one run (--shard K/N, K = 1..N) combined
@@ -65,10 +65,12 @@ export function checkShards(reports: readonly ShardReport[]): number {
 /**
  * One clause's results from the shards that reported it: a failure anywhere fails it
  * (findings concatenated, only the first generated fuzz failure kept); else a pass anywhere
- * passes it; else skipped only if every shard skipped it, not applicable otherwise.
+ * passes it; else skipped only if every shard skipped it, not applicable otherwise, for
+ * the shards' reasons: one when they agree, else each with the shard (`shards`, in the order
+ * of `results`) that gave it, so the reason stays true of the sessions or requests it is about.
  * Expectation marks are left to the merge's own --expected-failures and --flaky.
  */
-export function combineResults(results: readonly ClauseResult[]): ClauseResult {
+export function combineResults(results: readonly ClauseResult[], shards: readonly string[] = []): ClauseResult {
   const first = results[0];
   if (first === undefined) throw new KitError("kit_bug", "combineResults needs a result");
   const base = { id: first.id, level: first.level, title: first.title };
@@ -76,8 +78,11 @@ export function combineResults(results: readonly ClauseResult[]): ClauseResult {
   if (results.some((r) => r.status === "fail")) return { ...base, status: "fail", judged, findings: firstFuzzFailure(results.flatMap((r) => r.findings)) };
   if (results.some((r) => r.status === "pass")) return { ...base, status: "pass", judged, findings: [] };
   const skipped = results.every((r) => r.status === "skip");
-  const chosen = results.find((r) => r.status === (skipped ? "skip" : "not-applicable")) ?? first;
-  return { ...base, status: skipped ? "skip" : "not-applicable", ...(chosen.reason !== undefined ? { reason: chosen.reason } : {}), judged: 0, findings: [] };
+  const status = skipped ? "skip" : "not-applicable";
+  const given = results.flatMap((r, i) => (r.status === status && r.reason !== undefined ? [{ reason: r.reason, shard: shards[i] }] : []));
+  const distinct = unique(given.map((g) => g.reason));
+  const reason = distinct.length <= 1 || given.some((g) => g.shard === undefined) ? given[0]?.reason : given.map((g) => `${g.shard}: ${g.reason}`).join("; ");
+  return { ...base, status, ...(reason !== undefined ? { reason } : {}), judged: 0, findings: [] };
 }
 
 function catalogueOrder(protocol: RunReport["protocol"]): string[] {
@@ -91,12 +96,26 @@ export function merge(reports: readonly ShardReport[]): RunReport {
   const count = checkShards(reports);
   const ordered = [...reports].sort((a, b) => (a.report.shard?.index ?? 0) - (b.report.shard?.index ?? 0)).map((r) => r.report);
   const first = ordered[0] as RunReport;
-  const byId = new Map<string, ClauseResult[]>();
-  for (const report of ordered) for (const r of report.clauses) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  const byId = new Map<string, { results: ClauseResult[]; shards: string[]; fuzz: (FuzzSummary | undefined)[] }>();
+  for (const report of ordered) {
+    for (const r of report.clauses) {
+      const entry = byId.get(r.id) ?? { results: [], shards: [], fuzz: [] };
+      entry.results.push(r);
+      entry.shards.push(`shard ${report.shard?.index}/${count}`);
+      entry.fuzz.push(report.fuzz);
+      byId.set(r.id, entry);
+    }
+  }
   const order = catalogueOrder(first.protocol).filter((id) => byId.has(id));
   const ids = [...order, ...[...byId.keys()].filter((id) => !order.includes(id))];
-  const clauses = ids.map((id) => combineResults(byId.get(id) ?? []));
-  const fuzz = mergeFuzzSummaries(ordered.flatMap((r) => (r.fuzz !== undefined ? [r.fuzz] : [])), clauses);
+  const combined = ids.map((id) => combineResults(byId.get(id)?.results ?? [], byId.get(id)?.shards));
+  const fuzz = mergeFuzzSummaries(ordered.flatMap((r) => (r.fuzz !== undefined ? [r.fuzz] : [])), combined);
+  // A fuzzed clause no shard's cases judged says why over the whole campaign, as the unsharded run does.
+  const clauses = combined.map((c) => {
+    const entry = byId.get(c.id);
+    const campaign = c.status === "skip" || c.status === "not-applicable" ? campaignUnjudged(c.id, entry?.results ?? [], entry?.fuzz ?? [], fuzz) : undefined;
+    return campaign === undefined ? c : { ...c, ...campaign };
+  });
   const halted = unique(ordered.flatMap((r) => (r.halted !== undefined ? [r.halted] : [])));
   const dialect = ordered.find((r) => r.shard?.units?.includes("matrix") === true && r.digestDialect !== undefined)?.digestDialect ?? ordered.find((r) => r.digestDialect !== undefined)?.digestDialect;
   const notes = [

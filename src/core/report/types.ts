@@ -87,7 +87,7 @@ export interface ClauseResult {
   status: ClauseStatus;
   /** Why a clause was skipped or not applicable. */
   reason?: string;
-  /** How many exchanges or events the clause was judged on. */
+  /** How many exchanges, turns, lines or events the clause was judged on (fuzzing adds the judgements its cases made); a pass needs at least 1. */
   judged: number;
   findings: Finding[];
   /** Set from --expected-failures / --flaky: such a failure does not count against the verdict. */
@@ -174,6 +174,21 @@ export interface RunReport {
   shard?: ShardInfo;
 }
 
+/** Why cases did not judge a fuzzed clause: one reason a check gave, and how many cases gave it. */
+export interface UnjudgedReason {
+  outcome: "skip" | "not-applicable";
+  reason: string;
+  cases: number;
+}
+
+/** A fuzzed clause (name) and the number of cases that judged it (count); when none did, the reasons they gave. */
+export interface JudgedBy {
+  name: string;
+  count: number;
+  /** Only when count is 0: why the cases did not judge it, most given first (what merging shards sums). */
+  unjudged?: UnjudgedReason[];
+}
+
 /** What one shard of a run ran (see `awp-conformance merge`). */
 export interface ShardInfo {
   /** K of --shard K/N. */
@@ -214,6 +229,8 @@ export interface FuzzSummary {
   unit: "request" | "session";
   kinds: CoverageCount[];
   sizes: CoverageDimension[];
+  /** Each fuzzed clause with the number of generated cases that judged it (corpus replays add findings only). */
+  judgedBy?: JudgedBy[];
   /** With --corpus: the saved cases replayed before generation, and the cases this run added. */
   corpus?: CorpusSummary;
 }

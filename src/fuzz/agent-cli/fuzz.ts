@@ -7,13 +7,15 @@
 import fc from "fast-check";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import { interrupted, onInterrupt } from "../../core/interrupt.js";
-import type { Finding } from "../../core/report/types.js";
+import type { ClauseResult, Finding } from "../../core/report/types.js";
 import { casesOf } from "../cases.js";
 import { pool } from "../pool.js";
 import type { AgentStep, CoverageSummary, FuzzBudget, FuzzFailure } from "../types.js";
 import { sessionArb, stepsOfCounterexample, type SessionModel } from "./commands.js";
 import { AgentCoverage } from "./coverage.js";
+import { FUZZ_AGENT_CLAUSES } from "./judge.js";
 import { AgentFuzzViolation, FuzzSession, type AgentFuzzContext } from "./session.js";
+import { ClauseTally, type TallyData } from "../tally.js";
 import { isEnding } from "./steps.js";
 
 /** Longest generated step sequence when the context does not say (most sessions have at most 8). */
@@ -30,25 +32,26 @@ export const MAX_SHRINK_SESSIONS = 150;
 /**
  * Replays steps on one launch, judging after every step like the fuzzer does (and once more
  * after the last one); stops at the first step that breaks a clause, or after an ending step.
- * The process is always reaped.
+ * Returns the findings and every fuzzed clause's result of the last judgement. The process is
+ * always reaped.
  */
-export async function runAgentSteps(steps: readonly AgentStep[], ctx: AgentFuzzContext): Promise<{ transcript: Transcript; findings: Finding[] }> {
+export async function runAgentSteps(steps: readonly AgentStep[], ctx: AgentFuzzContext): Promise<{ transcript: Transcript; findings: Finding[]; results: ClauseResult[] }> {
   const session = await FuzzSession.open(ctx);
   let findings: Finding[] = [];
   try {
     for (const step of steps) {
       await session.perform(step);
-      findings = session.judge();
+      ({ findings } = session.judge());
       if (findings.length > 0 || isEnding(step)) break;
     }
     if (findings.length === 0) {
       await session.settle();
-      findings = session.judge();
+      ({ findings } = session.judge());
     }
   } finally {
     await session.close();
   }
-  return { transcript: session.transcript(), findings };
+  return { transcript: session.transcript(), findings, results: session.results() };
 }
 
 function errorText(error: unknown): string {
@@ -57,26 +60,42 @@ function errorText(error: unknown): string {
 
 type Commands = Iterable<fc.AsyncCommand<SessionModel, FuzzSession>>;
 
-/**
- * One live session over `commands`: the steps that ran, the error that ended it (a violation,
- * or a kit error), and the limit it passed when the kit ended it for its output budget.
- */
-async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<{ executed: AgentStep[]; error?: unknown; cut?: string }> {
+/** What one live session gave: the steps that ran, the error that ended it (a violation, or a kit error), its clause results, and how it ended. */
+interface SessionOutcome {
+  executed: AgentStep[];
+  error?: unknown;
+  /** Every fuzzed clause's result of the session's last judgement. */
+  results: ClauseResult[];
+  /** The limit it passed when the kit ended it for its output budget. */
+  cut?: string;
+  /** How the process ended on its own with no turn pending (see restExit). */
+  restExit?: string;
+}
+
+/** One live session over `commands`. */
+async function runSession(ctx: AgentFuzzContext, commands: Commands): Promise<SessionOutcome> {
   const session = await FuzzSession.open(ctx);
   // Interrupted, the kit ends the session's process now (the caller drops the session).
   const offInterrupt = onInterrupt(() => void session.close().catch(() => undefined));
+  let error: unknown;
+  let cut: string | undefined;
   try {
     await fc.asyncModelRun((): { model: SessionModel; real: FuzzSession } => ({ model: { ended: false }, real: session }), commands);
     await session.settle();
     session.assertConforming();
-    const cut = session.cut();
-    return { executed: [...session.executed], ...(cut !== undefined ? { cut } : {}) };
-  } catch (error) {
-    return { executed: [...session.executed], error };
+    cut = session.cut();
+  } catch (thrown) {
+    error = thrown ?? new Error("a session step threw nothing");
   } finally {
     offInterrupt();
+  }
+  let rest: string | undefined;
+  try {
+    rest = session.restExit();
+  } finally {
     await session.close();
   }
+  return { executed: [...session.executed], results: session.results(), ...(error !== undefined ? { error } : {}), ...(cut !== undefined ? { cut } : {}), ...(rest !== undefined ? { restExit: rest } : {}) };
 }
 
 export interface AgentFuzzResult {
@@ -89,6 +108,10 @@ export interface AgentFuzzResult {
   coverage: CoverageSummary;
   /** Sessions (not failing) the kit ended for its output budget, and the limit the first passed: not judged, so no fuzzed clause passes. */
   cut?: { sessions: number; passed: string };
+  /** What the counted sessions judged of each fuzzed clause. */
+  tally: TallyData;
+  /** Counted sessions whose process ended on its own with no turn pending (no clause judges that), and how the first did. */
+  restExits?: { sessions: number; first: string };
 }
 
 function violationOf(error: unknown): AgentFuzzViolation {
@@ -115,23 +138,27 @@ export async function fuzzAgentCli(
   let runs = 0;
   let first: { index: number; executed: AgentStep[]; error: unknown } | undefined;
   let cut: AgentFuzzResult["cut"];
+  let restExits: AgentFuzzResult["restExits"];
+  const tally = new ClauseTally(FUZZ_AGENT_CLAUSES);
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
   // Sessions are small: the slice is generated up front (from fast-check's one run, not the cases before it).
   const samples = await casesOf(arb, budget.seed, from, to);
   await pool(samples, budget.jobs, async (commands, at) => {
     const index = from + at;
-    const { executed, error, cut: passed } = await runSession(ctx, commands);
+    const { executed, error, results, cut: passed, restExit } = await runSession(ctx, commands);
     // A session the interruption ended (or that ended after it) is dropped, not judged.
     if (interrupted() !== undefined) return;
     runs += 1;
+    tally.add(results);
     if (passed !== undefined && error === undefined) cut = { sessions: (cut?.sessions ?? 0) + 1, passed: cut?.passed ?? passed };
+    if (restExit !== undefined) restExits = { sessions: (restExits?.sessions ?? 0) + 1, first: restExits?.first ?? restExit };
     onRun?.(runs);
     coverage.addSession(executed);
     options.onSession?.(executed, index, error !== undefined);
     if (error !== undefined && (first === undefined || index < first.index)) first = { index, executed, error };
   }, (next) => performance.now() > deadline || interrupted() !== undefined || (first !== undefined && from + next > first.index));
-  const cutPart = cut !== undefined ? { cut } : {};
+  const cutPart = { tally: tally.data(), ...(cut !== undefined ? { cut } : {}), ...(restExits !== undefined ? { restExits } : {}) };
   if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary(), ...cutPart };
   const found = violationOf(first.error);
   // Interrupted: the session as it failed, not shrunk (its replay file still reproduces it).

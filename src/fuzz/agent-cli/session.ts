@@ -6,13 +6,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentRun } from "../../core/agent-cli/checks/helpers.js";
-import { budgetCause, judgeAgentRun } from "../../core/agent-cli/judge.js";
+import { budgetCause } from "../../core/agent-cli/judge.js";
 import type { LaunchConfig } from "../../core/agent-cli/launch.js";
 import { DEFAULT_OUTPUT_BUDGET_MIB, type Transcript } from "../../core/agent-cli/types.js";
-import type { Finding } from "../../core/report/types.js";
-import { makeRedactor, redactDeep } from "../../core/report/redact.js";
-import { finding } from "../../core/agent-cli/checks/helpers.js";
+import type { ClauseResult, Finding } from "../../core/report/types.js";
+import { FUZZ_SCENARIO } from "../../core/agent-cli/scenarios.js";
+import { judgeFuzzTranscript, restExit, type SessionJudgement } from "./judge.js";
 import { ScenarioContext } from "../../runner/agent-cli/context.js";
 import { budgetLimits, OutputBudget } from "../../runner/agent-cli/output-budget.js";
 import { keyValues, newRunKeys, startScenarioFixtures, type RunKeys, type ScenarioFixtures } from "../../runner/agent-cli/scenario-fixtures.js";
@@ -35,35 +34,13 @@ export interface AgentFuzzContext {
   outputBudgetMib?: number;
 }
 
-/** The clauses a fuzzed session can break (the others need the fixed scenarios). */
-export const FUZZ_AGENT_CLAUSES: readonly string[] = [
-  "agent-cli/output/json-object-lines",
-  "agent-cli/output/no-partial-line",
-  "agent-cli/output/line-size",
-  "agent-cli/output/typed-events",
-  "agent-cli/session/id-form",
-  "agent-cli/session/stable-id",
-  "agent-cli/turns/one-terminal-per-turn",
-  "agent-cli/turns/no-exit-mid-turn",
-  "agent-cli/turns/result-shape",
-  "agent-cli/turns/error-code",
-  "agent-cli/turns/usage-counts",
-  "agent-cli/turns/text-blocks",
-  "agent-cli/fidelity/streamed-text",
-  "agent-cli/fidelity/result-text",
-  "agent-cli/secrets/token-not-echoed",
-];
-
-/** Name of the transcript of a fuzzed session. */
-export const FUZZ_SCENARIO = "fuzz";
+export { FUZZ_SCENARIO };
 /** How long a malformed line may take to be answered (answering is optional). */
 export const MALFORMED_ANSWER_MS = 1000;
 export const SHUTDOWN_EXIT_MS = 1500;
 export const SIGTERM_EXIT_MS = 3000;
 /** After the last step: a moment for lines already on their way (a second terminal event...). */
 export const SETTLE_MS = 50;
-
-const SELECTED = new Set(FUZZ_AGENT_CLAUSES);
 
 /** Thrown by a step whose transcript so far breaks a clause; fast-check shrinks on it. */
 export class AgentFuzzViolation extends Error {
@@ -79,36 +56,11 @@ export function fuzzReply(i: number): string {
   return `Fuzz reply ${i}: "quoted" back\\slash é ✓ 😀 \u202eRTL\u202c e\u0301 LS\u2028PS\u2029 tab\t<end>\nsecond line`;
 }
 
-/** Judges a transcript on FUZZ_AGENT_CLAUSES; the findings of failed clauses, in catalogue order. */
-export function judgeFuzzTranscript(transcript: Transcript, token: string | undefined, turnTimeoutMs: number, secrets: readonly string[] = token !== undefined ? [token] : []): Finding[] {
-  const run: AgentRun = { mode: transcript.mode, transcripts: [transcript], ...(token !== undefined ? { token } : {}), turnTimeoutMs, offline: false };
-  const findings = judgeAgentRun(run, (id) => SELECTED.has(id))
-    .results.filter((r) => r.status === "fail")
-    .flatMap((r) => r.findings.map((f): Finding => ({ ...f, foundBy: "fuzz" })));
-  // The session's keys never leave the kit, not even in a finding about a leak.
-  return redactDeep(findings, makeRedactor(secrets));
-}
-
-/**
- * A process that ended on its own before the host asked it to: while a turn awaited its
- * terminal event (the fixed suite counts an exit during the first turn under session/stays-up,
- * which a fuzzed session does not judge), or before the next line had anywhere to go.
- */
-function deathFinding(transcript: Transcript, when: string): Finding {
-  const at = transcript.events.findIndex((e) => e.kind === "exit");
-  const exit = transcript.events[at];
-  const process = exit?.process ?? 1;
-  return finding("agent-cli/turns/no-exit-mid-turn", { transcript, ...(exit ? { events: [{ event: exit, at }] } : {}), stderrOf: process }, `the process exited on its own ${when}`, { expected: "the process serves the conversation until the host ends it" });
-}
-
 export class FuzzSession {
   /** Steps performed so far, in order. */
   readonly executed: AgentStep[] = [];
   private turns = 0;
-  /** The first step that found the process already gone (it was not an ending step). */
-  private died: AgentStep | undefined;
-  /** The turn during which the process exited on its own, its terminal event never written. */
-  private diedInTurn: string | undefined;
+  private last: SessionJudgement | undefined;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -159,17 +111,14 @@ export class FuzzSession {
   async perform(step: AgentStep): Promise<void> {
     this.executed.push(step);
     const { ctx, live } = this;
-    if (live.exit !== undefined && !live.exit.killedByKit && (step.op === "turn" || step.op === "malformed")) {
-      this.died ??= step;
-      return;
-    }
+    // The process is gone: the step has nowhere to go (the transcript shows what ended it).
+    if (live.exit !== undefined && !live.exit.killedByKit && (step.op === "turn" || step.op === "malformed")) return;
     switch (step.op) {
       case "turn": {
         this.turns += 1;
         const turn = `fuzz-${this.turns}`;
         const line = ctx.userLine(step.text, { turn, reply: fuzzReply(this.turns) }, step.blocks ?? []);
-        const terminal = await ctx.exchange(live, line, `the terminal event of turn ${turn}`, this.fuzz.turnTimeoutMs);
-        if (terminal === undefined && live.exit !== undefined && !live.exit.killedByKit) this.diedInTurn ??= turn;
+        await ctx.exchange(live, line, `the terminal event of turn ${turn}`, this.fuzz.turnTimeoutMs);
         return;
       }
       case "malformed":
@@ -203,19 +152,23 @@ export class FuzzSession {
     return { scenario: FUZZ_SCENARIO, mode: this.fuzz.config.mode, events: [...this.ctx.events] };
   }
 
-  /** Findings of the transcript so far; judge before close(): the kit's stop excuses a turn left waiting. */
-  judge(): Finding[] {
-    const transcript = this.transcript();
-    const findings = judgeFuzzTranscript(transcript, this.keys.token, this.fuzz.turnTimeoutMs, keyValues(this.keys));
-    if (findings.some((f) => f.clause === "agent-cli/turns/no-exit-mid-turn")) return findings;
-    const when =
-      this.diedInTurn !== undefined
-        ? `while turn ${this.diedInTurn} awaited its terminal event`
-        : this.died !== undefined
-          ? `before the host could write the next ${this.died.op === "turn" ? "turn" : "line"}`
-          : undefined;
-    if (when === undefined) return findings;
-    return [...findings, redactDeep({ ...deathFinding(transcript, when), foundBy: "fuzz" as const }, makeRedactor(keyValues(this.keys)))];
+  /**
+   * Judges the transcript so far on the fuzzed clauses; judge before close(): the kit's stop
+   * excuses a turn left waiting. The last judgement is what the session counts for.
+   */
+  judge(): SessionJudgement {
+    this.last = judgeFuzzTranscript(this.transcript(), this.keys.token, this.fuzz.turnTimeoutMs, keyValues(this.keys));
+    return this.last;
+  }
+
+  /** The results of the last judgement (none before the first). */
+  results(): ClauseResult[] {
+    return this.last?.results ?? [];
+  }
+
+  /** How the process ended on its own with no turn pending, when it did (see restExit). */
+  restExit(): string | undefined {
+    return restExit(this.transcript());
   }
 
   /**
@@ -228,7 +181,7 @@ export class FuzzSession {
 
   /** Throws an AgentFuzzViolation when the transcript so far breaks a clause. */
   assertConforming(): void {
-    const findings = this.judge();
+    const { findings } = this.judge();
     if (findings.length > 0) throw new AgentFuzzViolation(findings);
   }
 

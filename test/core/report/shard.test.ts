@@ -115,6 +115,29 @@ describe("merge", () => {
     expect(marked.expectation).toBeUndefined();
   });
 
+  it("names each shard's reason when the shards that judged nothing give different ones", () => {
+    const merged = combineResults([result("x/a/b", "skip", [], 0, "one"), result("x/a/b", "skip", [], 0, "two")], ["shard 1/2", "shard 2/2"]);
+    expect(merged).toMatchObject({ status: "skip", reason: "shard 1/2: one; shard 2/2: two" });
+    expect(combineResults([result("x/a/b", "skip", [], 0, "one"), result("x/a/b", "skip", [], 0, "one")], ["shard 1/2", "shard 2/2"]).reason).toBe("one");
+  });
+
+  it("words a fuzzed clause no shard's cases judged over the whole campaign, and sums the cases that judged each clause", () => {
+    const [judgedId, unjudgedId] = ["provider/envelope/status-value", "provider/envelope/error-code-form"];
+    const shard = (index: number, reason: string): ShardReport => {
+      const unjudged = [{ outcome: "not-applicable" as const, reason, cases: 2 }];
+      const fuzz: RunReport["fuzz"] = { seed: 5, cases: 2, calls: 2, failures: 0, unit: "request", kinds: [], sizes: [], judgedBy: [{ name: judgedId, count: index }, { name: unjudgedId, count: 0, unjudged }] };
+      return shardReport(index, 2, [result(judgedId, "pass", [], index), result(unjudgedId, "not-applicable", [], 0, `in every fuzzed request: ${reason}`)], { fuzz });
+    };
+    const merged = merge([shard(1, "no error answer"), shard(2, "no error at all")]);
+    expect(merged.fuzz?.judgedBy).toEqual([
+      { name: judgedId, count: 3 },
+      { name: unjudgedId, count: 0, unjudged: [{ outcome: "not-applicable", reason: "no error answer", cases: 2 }, { outcome: "not-applicable", reason: "no error at all", cases: 2 }] },
+    ]);
+    // As the unsharded campaign of the four requests words it.
+    expect(merged.clauses.find((c) => c.id === unjudgedId)).toMatchObject({ status: "not-applicable", reason: "in every fuzzed request, one of: no error answer; no error at all" });
+    expect(merged.clauses.find((c) => c.id === judgedId)).toMatchObject({ status: "pass", judged: 3 });
+  });
+
   it("keeps the generated fuzz failure of the lowest case index, as the unsharded run would have shrunk it, and every corpus finding", () => {
     const fuzz = (path: string, corpus = false): Finding => f("x/a/b", `fuzz-${path}`, { foundBy: "fuzz", fuzzCase: { seed: 1, path, ...(corpus ? { corpus: true as const } : {}) } });
     const merged = combineResults([result("x/a/b", "fail", [fuzz("1:0"), fuzz("0:3", true)]), result("x/a/b", "fail", [fuzz("7:0:1")])]);

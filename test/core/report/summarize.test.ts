@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { bucketOf, countedFailures, EXIT_CODES, exitCodeFor, incompleteGroups, summarize, worseExitCode, type VerdictExitCode } from "../../../src/core/report/judge.js";
+import { assertJudgedPasses, bucketOf, countedFailures, EXIT_CODES, exitCodeFor, incompleteGroups, summarize, worseExitCode, type VerdictExitCode } from "../../../src/core/report/judge.js";
 import { kitSchema } from "../../../src/core/schema.js";
 import type { Buckets, ClauseResult, CountedLevel, Level, RunReport, Summary } from "../../../src/core/report/types.js";
 
@@ -109,6 +109,26 @@ describe("summarize: incomplete groups", () => {
   it("is empty when the run is complete", () => {
     expect(summarize([], 0).incomplete).toEqual([]);
     expect(summarize([result("a/b/1", "MUST", "fail")], 0).incomplete).toEqual([]);
+  });
+});
+
+describe("summarize: no pass with nothing judged", () => {
+  it("a pass with judged 0 is a kit bug naming the clause, whichever command built the results", () => {
+    const hollow = result("agent-cli/turns/text-blocks", "MUST", "pass", { judged: 0 });
+    expect(() => summarize([result("a/b/1", "MUST", "pass"), hollow], 0)).toThrowError(expect.objectContaining({ code: "kit_bug", message: expect.stringContaining("agent-cli/turns/text-blocks") }));
+    expect(() => assertJudgedPasses([hollow])).toThrow(/pass with nothing judged/);
+    // A fail may rest on findings alone; skips and not-applicable results judged nothing by definition.
+    expect(() => assertJudgedPasses([result("a/b/1", "MUST", "fail", { judged: 0 }), result("a/b/2", "MUST", "skip"), result("a/b/3", "MUST", "not-applicable")])).not.toThrow();
+  });
+
+  it("the report schema refuses a pass with judged 0, so a saved report carrying one is refused too", () => {
+    const validate = kitSchema("report.schema.json");
+    const report = (judged: number): RunReport => {
+      const clauses = [result("provider/a/b", "MUST", "pass")];
+      return { reportVersion: 1, tool: { name: "awp-conformance", version: "0" }, protocol: "provider", candidate: { argv: ["p"] }, startedAt: "2026-01-01T00:00:00.000Z", endedAt: "2026-01-01T00:00:01.000Z", options: {}, selection: { clause: [], skip: [] }, summary: summarize(clauses, 0), clauses: clauses.map((c) => ({ ...c, judged })), notes: [] };
+    };
+    expect(validate(report(1))).toBe(true);
+    expect(validate(report(0))).toBe(false);
   });
 });
 

@@ -65,8 +65,10 @@ describe("agent-cli fuzzer: generation", () => {
   });
 
   it("judges exactly the clauses a fuzzed session can break", () => {
-    expect(FUZZ_AGENT_CLAUSES).toHaveLength(15);
+    expect(FUZZ_AGENT_CLAUSES).toHaveLength(16);
     expect(FUZZ_AGENT_CLAUSES).toContain("agent-cli/turns/one-terminal-per-turn");
+    // An exit after a malformed line is judged where run judges it.
+    expect(FUZZ_AGENT_CLAUSES).toContain("agent-cli/input/survives-malformed-line");
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { callsIn, userText, type Segment } from "../analysis.js";
+import { callsIn, userText, type ProcessView, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
-import { PROBE_BLOCK_TYPE } from "../scenarios.js";
+import { FUZZ_SCENARIO, PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
 import { refusalFinding, refusedIn } from "./refused.js";
@@ -21,27 +21,58 @@ function turnsOf(run: AgentRun, scenario: string): Seg[] {
 }
 
 const NO_MALFORMED = skip("the malformed-input scenario did not run: run it with --scenario malformed");
+/** The generator drew no malformed line for the session (the kit's draw, not the CLI's doing). */
+const NO_FUZZED_MALFORMED = skip("the generated steps held no malformed line (more --fuzz-runs make one likely)");
+
+/** Every malformed line answered with a success result (no answer, or one error result, is what may come back). */
+function successAnswers(transcript: Transcript, views: readonly ProcessView[]): Finding[] {
+  return views.flatMap((view) =>
+    view.inputs.flatMap((input) => {
+      const success = input.kind === "malformed" ? input.terminals.find((t) => t.object?.type === "result" && t.object.is_error !== true) : undefined;
+      return success ? [finding(`${ID}/survives-malformed-line`, { transcript, lines: [success], events: [{ event: input.event, at: input.at }] }, "a malformed line was answered with success", { expected: "no answer, or one error result" })] : [];
+    }),
+  );
+}
+
+/**
+ * A fuzzed session's malformed lines (undefined when it wrote none), judged by the rule the
+ * malformed scenario follows: none answered with success, and the process still there for the
+ * next line. It fails when the process exited on its own after a malformed line, with no turn
+ * pending and before the host wrote anything more or ended it (an exit during a later turn is
+ * agent-cli/turns/no-exit-mid-turn). A turn after one is generated (its blocks may rightly be
+ * refused), so its answer is judged by the turn clauses, not here.
+ */
+function fuzzedMalformed(transcript: Transcript): Finding[] | undefined {
+  const views = processesOf(transcript);
+  if (!views.some((v) => v.inputs.some((i) => i.kind === "malformed"))) return undefined;
+  const found = successAnswers(transcript, views);
+  for (const view of views) {
+    const exit = view.exit;
+    if (exit === undefined || exit.killedByKit) continue;
+    const last = view.inputs.filter((i) => i.at < exit.at).at(-1);
+    const hostSince = view.events.some(({ event, at }) => event.kind === "action" && at > (last?.at ?? Infinity) && at < exit.at);
+    const turnPending = view.inputs.some((i) => i.kind === "user" && i.at < exit.at && i.terminals.length === 0);
+    if (last?.kind !== "malformed" || hostSince || turnPending) continue;
+    found.push(finding(`${ID}/survives-malformed-line`, { transcript, lines: view.lines.slice(-2), events: [{ event: last.event, at: last.at }, { event: exit, at: exit.at }], stderrOf: view.process }, "the process exited on its own after a malformed line, with no turn pending", { expected: "the process keeps serving: it is there for the next line" }));
+  }
+  return found;
+}
 
 export const inputChecks: Check<AgentRun>[] = [
   {
     clause: `${ID}/survives-malformed-line`,
     judge: (run) =>
       judgeSome(
-        run.transcripts.filter((t) => t.scenario === "malformed" && t.stdoutOnly !== true),
+        run.transcripts.filter((t) => (t.scenario === "malformed" || t.scenario === FUZZ_SCENARIO) && t.stdoutOnly !== true),
         (transcript): Finding[] | undefined => {
+          if (transcript.scenario === FUZZ_SCENARIO) return fuzzedMalformed(transcript);
           const clause = `${ID}/survives-malformed-line`;
           const views = processesOf(transcript);
           // A process that never served its first turn was refused at start (session/stays-up).
           if (views.length > 0 && views.every(exitedAtStart)) return undefined;
           // No malformed line was written (the turn before them went unanswered, or the process was gone): nothing to judge.
           if (!views.some((v) => v.inputs.some((i) => i.kind === "malformed"))) return undefined;
-          const found: Finding[] = [];
-          for (const view of views) {
-            for (const input of view.inputs.filter((i) => i.kind === "malformed")) {
-              const success = input.terminals.find((t) => t.object?.type === "result" && t.object.is_error !== true);
-              if (success) found.push(finding(clause, { transcript, lines: [success], events: [{ event: input.event, at: input.at }] }, "a malformed line was answered with success", { expected: "no answer, or one error result" }));
-            }
-          }
+          const found = successAnswers(transcript, views);
           const lastMalformed = Math.max(-1, ...views.flatMap((v) => v.inputs.filter((i) => i.kind === "malformed").map((i) => i.at)));
           const after = turnsOf({ ...run, transcripts: [transcript] }, "malformed").filter(({ segment }) => (segment.input?.at ?? -1) > lastMalformed);
           const next = after[0];
@@ -55,7 +86,7 @@ export const inputChecks: Check<AgentRun>[] = [
           }
           return found;
         },
-        NO_MALFORMED,
+        run.transcripts.some((t) => t.scenario === FUZZ_SCENARIO) ? NO_FUZZED_MALFORMED : NO_MALFORMED,
       ),
   },
   {
