@@ -61,6 +61,18 @@ export interface Finding {
   foundBy?: "scenario" | "fuzz";
   /** Found by fuzzing: the case's seed and fast-check path (its first number is the case's index), and its replay file. */
   fuzzCase?: FuzzCase;
+  /** The finding rests only on a time bound the kit chose, not on the contract: a larger bound might have seen the candidate comply. */
+  kitBound?: KitBound;
+}
+
+/** A bound the kit chose that ran out: the option that moves it, its value, and what the candidate was doing then. */
+export interface KitBound {
+  /** The option of `run` that sets the bound, e.g. "--turn-timeout". */
+  option: string;
+  /** Its value in this run, in milliseconds. */
+  ms: number;
+  /** What the candidate was doing when the bound ran out: "still retrying: 3 model requests", "silent since 1200 ms". */
+  activity: string;
 }
 
 /** Where a fuzz finding came from: a generated case (seed and path) or a corpus file replayed first. */

@@ -24,6 +24,17 @@ describe("attributing output to input lines", () => {
     expect(turn?.terminals[0]?.object?.subtype).toBe("success");
   });
 
+  it("pairs the next valid turn's result with that turn when the CLI answered a malformed line with a non-JSON stdout line", () => {
+    // What the host reads of a non-JSON line: nothing (it is skipped, not rendered). The malformed
+    // line stays unanswered, and the result after the valid line is that line's.
+    const [view] = viewProcesses(transcript([send("this is not json"), out("error: could not parse the line"), send(user("valid")), out({ type: "assistant" }), out(result())]));
+    const [malformed, turn] = view?.inputs ?? [];
+    expect(malformed?.ignored).toBe(true);
+    expect(malformed?.terminals).toEqual([]);
+    expect(turn?.terminals.map((l) => l.object?.subtype)).toEqual(["success"]);
+    expect(turn?.output.map((l) => l.object?.type)).toEqual(["assistant", "result"]);
+  });
+
   it("keeps output before any input and extra terminals apart", () => {
     const [view] = viewProcesses(transcript([out({ type: "system" }), send(user("a")), out(result()), out(result())]));
     expect(view?.unattributed.map((l) => l.object?.type)).toEqual(["system", "result"]);

@@ -1,9 +1,10 @@
 import type { Check } from "../../report/judge.js";
-import type { Finding } from "../../report/types.js";
+import type { Finding, KitBound } from "../../report/types.js";
 import { callsIn, directiveOf, type Segment } from "../analysis.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
 import { finding, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { kitBound, requestCount, seconds } from "./kit-bound.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
 const ERROR = "agent-cli/failures/model-error";
@@ -52,14 +53,10 @@ function casesOf(run: AgentRun, probe: Probe): Case[] {
   });
 }
 
-export function seconds(ms: number): string {
-  return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
-}
-
-const requestCount = (n: number): string => `${n} model request${n === 1 ? "" : "s"}`;
+export { seconds };
 
 /** Why the failing turn has no terminal event: the kit's wait ran out, or the process ended. */
-function missing(c: Case): { message: string; seen: string; events: { event: TranscriptEvent; at: number }[] } {
+function missing(c: Case): { message: string; seen: string; events: { event: TranscriptEvent; at: number }[]; bound?: KitBound } {
   const input = c.segment.input;
   const view = processesOf(c.transcript).find((v) => v.process === c.segment.process);
   const after = (view?.events ?? []).filter(({ at }) => input !== undefined && at > input.at);
@@ -68,7 +65,8 @@ function missing(c: Case): { message: string; seen: string; events: { event: Tra
   const sent = input !== undefined ? [{ event: input.event as TranscriptEvent, at: input.at }] : [];
   if (timeout !== undefined && timeout.event.kind === "timeout" && (exit === undefined || timeout.at < exit.at)) {
     const bound = seconds(timeout.event.afterMs);
-    return { message: `no terminal event within ${bound} (--stall-timeout, the kit's bound); the kit stopped waiting`, seen: `still running after ${bound}, ${requestCount(c.requests)}`, events: [...sent, timeout] };
+    const activity = c.requests > 1 ? `still retrying: ${requestCount(c.requests)}` : `waiting on its ${requestCount(1)}`;
+    return { message: `no terminal event within ${bound} (--stall-timeout, the kit's bound); the kit stopped waiting`, seen: `still running after ${bound}, ${requestCount(c.requests)}`, events: [...sent, timeout], bound: kitBound("--stall-timeout", timeout.event.afterMs, activity) };
   }
   if (exit !== undefined && input !== undefined) {
     const took = seconds(exit.t - input.event.t);
@@ -85,7 +83,8 @@ function judgeCase(probe: Probe, c: Case): Finding[] | undefined {
   if (terminal === undefined || segment.input === undefined) {
     // The next turn was not sent (or only queued behind this one): nothing is said about it.
     const why = missing(c);
-    return [finding(probe.clause, { transcript, lines: segment.output.slice(-2), events: why.events, stderrOf: segment.process }, `after ${probe.what}: ${why.message}`, { expected: "one result with is_error true", seen: why.seen })];
+    const found = finding(probe.clause, { transcript, lines: segment.output.slice(-2), events: why.events, stderrOf: segment.process }, `after ${probe.what}: ${why.message}`, { expected: "one result with is_error true", seen: why.seen });
+    return [why.bound !== undefined ? { ...found, kitBound: why.bound } : found];
   }
   const found: Finding[] = [];
   const took = seconds(terminal.event.t - segment.input.event.t);

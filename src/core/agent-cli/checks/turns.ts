@@ -3,11 +3,12 @@ import type { Finding } from "../../report/types.js";
 import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, userTurns, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
-import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
+import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
-import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { allProcesses, captureOr, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
 import { codeInResult, errorResults, flaggedErrors, hasCode, results, unjudgedErrors } from "./turn-results.js";
+import { mergedFinding, orderFindings, unansweredFinding } from "./turn-pairing.js";
 
 const ID = "agent-cli/turns";
 
@@ -128,9 +129,8 @@ export const turnChecks: Check<AgentRun>[] = [
         .flatMap(({ transcript, item }) => item.unattributed.filter((l) => (l.object?.type === "result" || l.object?.type === "message_stop") && !ownsTerminal(transcript, item.process, userTurns(item).filter((u) => u.at < l.at).pop()?.message)).map((line) => ({ transcript, line })));
       const judged = judgeEach(
         live,
-        ({ transcript, segment }) =>
-          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn (--turn-timeout, the kit's bound: raise it if the CLI is only slow)`, { expected: "one result (or message_stop)" })],
-        skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)"),
+        ({ transcript, segment }) => (segment.terminal !== undefined ? [] : [mergedFinding(transcript, segment) ?? unansweredFinding(run, transcript, segment)]),
+        captureOr(run, "the user lines the host wrote", skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)")),
       );
       if (judged.outcome !== "judged") return judged;
       const extra = strays.map(({ transcript, line }) => finding(`${ID}/one-terminal-per-turn`, { transcript, lines: [line] }, "a second terminal event answers a turn that was already answered", { expected: "exactly one terminal event per turn" }));
@@ -148,32 +148,11 @@ export const turnChecks: Check<AgentRun>[] = [
         if (next === undefined || next.transcript !== transcript || next.segment.process !== segment.process || segment.terminal === undefined || transcript.stdoutOnly) return [];
         const tag = turnTagOf(next.segment.input?.message);
         if (tag === undefined) return [];
-        const early = transcript.events.flatMap((e) => (e.kind === "model" && e.process === segment.process && e.call.directive?.turn === tag && (e.call.startT ?? e.t) < (segment.terminal?.event.t ?? 0) ? [e] : []));
+        const early = callsIn(transcript, next.segment).filter((call) => (call.startT ?? 0) < (segment.terminal?.event.t ?? 0));
         const own = callsIn(transcript, segment)[0];
         return [{ transcript, segment, next: next.segment, early, own, tag }];
       });
-      return judgeEach(
-        pairs,
-        ({ transcript, segment, early, own, tag }) => {
-          const first = early[0];
-          if (first === undefined) return [];
-          const at = (call: ModelCall | undefined): number => Math.round(call?.startT ?? 0);
-          const mine = turnTagOf(segment.input?.message);
-          const merged = mine !== undefined && new RegExp(`turn=${mine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|\\])`).test(first.call.userText);
-          const overtook = own === undefined || (first.call.startT ?? first.t) < (own.startT ?? 0);
-          // The kit reads the terminal line and the next turn's model request on different sockets of one
-          // event loop: a CLI that wrote its result and then asked the model can be seen the other way round,
-          // by as much as a busy loop delays one of them. Within ORDER_SKEW_MS that is no evidence.
-          if (!merged && !overtook && (first.call.startT ?? first.t) >= (segment.terminal?.event.t ?? 0) - boundsOf(run).orderSkewMs) return [];
-          const message = merged
-            ? `this turn and the next (${tag}) were merged into one model request, answered by one terminal event`
-            : overtook
-              ? `answered out of order: the model received turn ${tag}'s request before this turn's`
-              : `the next turn (${tag}) was sent to the model before this turn's terminal event`;
-          return [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, message, { expected: "turns answered one after the other", seen: `model call #${first.call.seq} (turn ${tag}) at ${at(first.call)} ms${own !== undefined ? `, this turn's first call #${own.seq} at ${at(own)} ms` : ""}, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })];
-        },
-        notApplicable("no two consecutive turns with model calls to compare"),
-      );
+      return judgeEach(pairs, orderFindings(run), captureOr(run, "the user lines the host wrote or the model requests", notApplicable("no two consecutive turns with model calls to compare")));
     },
   },
   {
