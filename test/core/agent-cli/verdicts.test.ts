@@ -155,6 +155,28 @@ describe("what the contract leaves optional", () => {
     expect(r.get("agent-cli/turns/result-shape")?.status).toBe("not-applicable");
     expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).toBe("pass");
   });
+
+  it("counts a message_stop-ended turn as completed for every clause: its text is judged, and it serves after a model failure", () => {
+    const stop = { type: "message_stop" };
+    const basic = new Script("basic").launch().user("q").model({ replyText: "Hello there." }).deltas("Hello there.").out(stop);
+    const probe = new Script("failures-error").launch().user("x [[awp-fixture turn=fail-500 status=500]]").model({ directive: { turn: "fail-500", status: 500 }, status: 500, outcome: "error" }).failure({ subtype: "error", result: "provider_http_500" });
+    probe.user("y [[awp-fixture turn=fail-500-next]]").model({ directive: { turn: "fail-500-next" }, replyText: "Back." }).deltas("Back.").out(stop);
+    const r = results(basic, probe);
+    expect(r.get("agent-cli/fidelity/streamed-text")).toMatchObject({ status: "pass", judged: 2 });
+    expect(r.get("agent-cli/failures/model-error")).toMatchObject({ status: "pass", judged: 1 });
+    expect(r.get("agent-cli/consistency/streamed-turn-succeeds")?.status).toBe("pass");
+    // A streamed turn cut short by its own text is still judged: message_stop does not hide a truncation.
+    const cut = new Script("basic").launch().user("q").model({ replyText: "Hello there." }).deltas("Hello").out(stop);
+    expect(results(cut).get("agent-cli/fidelity/streamed-text")?.status).toBe("fail");
+  });
+
+  it("fails a model failure answered with message_stop: it ends the turn without an error, so the failure is hidden", () => {
+    const probe = new Script("failures-error").launch().user("x [[awp-fixture turn=fail-500 status=500]]").model({ directive: { turn: "fail-500", status: 500 }, status: 500, outcome: "error" }).out({ type: "message_stop" });
+    probe.user("y [[awp-fixture turn=fail-500-next]]").model({ directive: { turn: "fail-500-next" }, replyText: "Back." }).deltas("Back.").out({ type: "message_stop" });
+    const r = results(probe).get("agent-cli/failures/model-error");
+    expect(r?.status).toBe("fail");
+    expect(r?.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^after HTTP 500 the turn ended with message_stop \(after \d+\.\d s\), which ends a turn without an error: the Desktop shows it done and the failure is hidden$/)]);
+  });
 });
 
 describe("turn order", () => {

@@ -1,6 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding, KitBound } from "../../report/types.js";
-import { callsIn, directiveOf, type Segment } from "../analysis.js";
+import { callsIn, directiveOf, endedWithoutError, type Segment } from "../analysis.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
 import { finding, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
@@ -89,15 +89,16 @@ function judgeCase(probe: Probe, c: Case): Finding[] | undefined {
   const found: Finding[] = [];
   const took = seconds(terminal.event.t - segment.input.event.t);
   const t = terminal.object;
-  if (!(t?.type === "result" && t.is_error === true)) {
+  if (t?.type === "message_stop") {
+    found.push(finding(probe.clause, { transcript, lines: segment.output.slice(-2) }, `after ${probe.what} the turn ended with message_stop (after ${took}), which ends a turn without an error: the Desktop shows it done and the failure is hidden`, { expected: "one result with is_error true (the contract's failure form)", seen: show(terminal.event.line) }));
+  } else if (!(t?.type === "result" && t.is_error === true)) {
     found.push(finding(probe.clause, { transcript, lines: segment.output.slice(-2) }, `after ${probe.what} the turn did not end with an error result (it ended after ${took})`, { expected: "one result with is_error true", seen: show(terminal.event.line) }));
   }
-  const n = next?.terminal?.object;
   if (next === undefined) {
     const view = processesOf(transcript).find((v) => v.process === segment.process);
     const exit = view?.exit;
     found.push(finding(probe.clause, { transcript, lines: [terminal], ...(exit ? { events: [{ event: exit as TranscriptEvent, at: exit.at }] } : {}), stderrOf: segment.process }, `after ${probe.what} the process could not be given the next turn`, { expected: "the process keeps serving", seen: exit ? `exit ${exit.code ?? exit.signal ?? "?"}` : "the next line was not written" }));
-  } else if (!(n?.type === "result" && n.is_error === false)) {
+  } else if (!endedWithoutError(next.terminal)) {
     found.push(finding(probe.clause, { transcript, lines: next.output.slice(-2) }, `the turn after ${probe.what} was not answered with success`, { expected: "the process keeps serving", seen: next.terminal ? show(next.terminal.event.line) : "no terminal event" }));
   }
   return found;

@@ -1,6 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { callsIn, userText, type Segment } from "../analysis.js";
+import { callsIn, endedWithoutError, userText, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
 import { PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
@@ -10,7 +10,7 @@ import { allSegments, missingTerminal } from "./turns.js";
 
 type Seg = { transcript: Transcript; segment: Segment };
 
-const isSuccess = (segment: Segment): boolean => segment.terminal?.object?.type === "result" ? segment.terminal.object.is_error === false : segment.terminal !== undefined;
+const isSuccess = (segment: Segment): boolean => endedWithoutError(segment.terminal);
 const bodyText = (calls: readonly ModelCall[]): string => calls.map((c) => JSON.stringify(c.body ?? null)).join("\n");
 
 const ID = "agent-cli/input";

@@ -1,5 +1,5 @@
 import type { Check } from "../../report/judge.js";
-import { callsIn, userText } from "../analysis.js";
+import { callsIn, endedWithoutError, userText } from "../analysis.js";
 import { modelCause } from "../causes.js";
 import type { Transcript } from "../types.js";
 import { finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
@@ -53,7 +53,7 @@ export const resumeChecks: Check<AgentRun>[] = [
         resumed(run),
         (r) => {
           const turn = resumedTurn(run, r);
-          const ok = turn?.terminal?.object?.type === "result" ? turn.terminal.object.is_error === false : turn?.terminal !== undefined;
+          const ok = endedWithoutError(turn?.terminal);
           return ok ? [] : [finding(`${ID}/accepts-id`, { transcript: r.transcript, lines: turn?.output.slice(-2) ?? [] }, `launched with --resume ${r.id}, the CLI did not answer a turn with success`, { seen: show(turn?.terminal?.object?.result) })];
         },
         none(run),
