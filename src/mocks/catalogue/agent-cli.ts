@@ -77,6 +77,7 @@ const WIRE: readonly FaultEntry[] = [
   { name: "exit-mid-turn", group: "turns", does: "In the selected turn, exits with `code` right after writing its `after`-th text delta, with no result.", host: R.exitMidTurn, params: [turn("basic-2"), param("after", "count", 1, "text deltas of the turn written before the exit"), code(1)] },
   { name: "success-with-is-error", group: "turns", does: "Success results carry is_error: true.", host: R.errorResult },
   { name: "error-text", group: "turns", does: "Error results carry a sentence (\"Something went wrong!\") in result instead of a stable code.", host: R.errorText },
+  { name: "error-code-dotted", group: "turns", does: "Error results carry a code in another form than the upstream reference's (\"provider:http.500\": a dot, no lower-case-only rule).", host: R.errorText },
   { name: "error-code-in-subtype", group: "turns", does: "Error results have no result field; the code is only in subtype (error_during_execution), as Claude Code and Qwen Code write failures.", host: R.errorResult },
   { name: "message-stop-ends-turns", group: "turns", does: "Not a fault: ends every successful turn with a raw message_stop instead of the success result (failed turns keep their error result), as the contract lets raw streams finish.", host: R.rawStop },
   { name: "negative-usage", group: "turns", does: "Success results report output_tokens -1.", host: R.usage },

@@ -307,10 +307,24 @@ describe("error codes", () => {
     expect(results(new Script("failures").launch().user("x").success("fine")).get("agent-cli/turns/error-code")).toMatchObject({ status: "not-applicable", reason: "no error result was written" });
   });
 
+  it("takes a code in another form than the reference's as a code (the contract gives none): only the SHOULD on the reference's form fails", () => {
+    const r = failed({ subtype: "error", result: "anthropic:http.500" });
+    expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");
+    expect(r.get("agent-cli/turns/error-code-in-result")?.status).toBe("pass");
+    const form = r.get("agent-cli/turns/error-code-form");
+    expect(form).toMatchObject({ status: "fail", level: "SHOULD" });
+    expect(form?.findings[0]?.message).toBe("the error code \"anthropic:http.500\" is not in the upstream reference CLI's form (lower-case letters, digits, _ : -, at most 160); the contract sets no form, hence SHOULD");
+    // A sentence is no code in any form: the MUST fails, and the form is not judged again.
+    const sentence = failed({ subtype: "error", result: "The model failed." });
+    expect(sentence.get("agent-cli/turns/error-code")?.status).toBe("fail");
+    expect(sentence.get("agent-cli/turns/error-code-form")?.status).toBe("not-applicable");
+  });
+
   it("passes both clauses with the code in result", () => {
     const r = failed({ subtype: "error", result: "provider_http_500" });
     expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");
     expect(r.get("agent-cli/turns/error-code-in-result")?.status).toBe("pass");
+    expect(r.get("agent-cli/turns/error-code-form")?.status).toBe("pass");
   });
 });
 

@@ -7,7 +7,7 @@ import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { allProcesses, captureOr, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
-import { codeInResult, errorResults, flaggedErrors, hasCode, results, unjudgedErrors } from "./turn-results.js";
+import { codeInResult, codeOf, errorResults, flaggedErrors, hasCode, REFERENCE_CODE, results, unjudgedErrors } from "./turn-results.js";
 import { mergedFinding, orderFindings, unansweredFinding } from "./turn-pairing.js";
 
 const ID = "agent-cli/turns";
@@ -190,7 +190,7 @@ export const turnChecks: Check<AgentRun>[] = [
       return judgeEach(
         errorResults(flagged),
         ({ transcript, line, result }) =>
-          hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one, and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) matching ^[a-z0-9_:-]{1,160}$", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
+          hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one (text with spaces is for people), and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) holding one code: a single token without whitespace", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
         unjudgedErrors(flagged),
       );
     },
@@ -202,6 +202,18 @@ export const turnChecks: Check<AgentRun>[] = [
         errorResults(flaggedErrors(run)).filter(({ result }) => hasCode(result)),
         ({ transcript, line, result }) =>
           codeInResult(result) ? [] : [finding(`${ID}/error-code-in-result`, { transcript, lines: [line] }, `the error result carries its code only in subtype ${show(result.subtype)}; the Desktop shows cc_${String(result.subtype)}`, { expected: "the code in result, as the contract's failure form has it", seen: `result ${show(result.result)}` })],
+        notApplicable("no error result with a machine-readable code was written"),
+      ),
+  },
+  {
+    clause: `${ID}/error-code-form`,
+    judge: (run) =>
+      judgeEach(
+        errorResults(flaggedErrors(run)).filter(({ result }) => hasCode(result)),
+        ({ transcript, line, result }) => {
+          const code = codeOf(result) ?? "";
+          return REFERENCE_CODE.test(code) ? [] : [finding(`${ID}/error-code-form`, { transcript, lines: [line] }, `the error code ${show(code)} is not in the upstream reference CLI's form (lower-case letters, digits, _ : -, at most 160); the contract sets no form, hence SHOULD`, { expected: "a code matching ^[a-z0-9_:-]{1,160}$ (the upstream reference CLI's form)", seen: show(code) })];
+        },
         notApplicable("no error result with a machine-readable code was written"),
       ),
   },
