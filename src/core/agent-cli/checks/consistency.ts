@@ -13,7 +13,7 @@ import { callName, collapseRepeats, CONSISTENCY, modelTurns, noModelSide, shownT
 import { usageCheck } from "./consistency-usage.js";
 import { modelPieces } from "./fidelity.js";
 import { finding, judgeEach, judgeSome, notApplicable, processesOf, show, type AgentRun } from "./helpers.js";
-import { allSegments } from "./turns.js";
+import { allSegments, noBlocksReason } from "./turns.js";
 
 const MAX_PER_TURN = 3;
 
@@ -59,17 +59,23 @@ const toolUseIds: Check<AgentRun> = {
     const unjudged = noModelSide(run);
     if (unjudged !== undefined) return unjudged;
     // The managed-task scenarios show their tool calls to agent-cli/managed-tasks/tool-use-shown, which judges the same ids.
-    const turns = modelTurns(run)
-      .filter((turn) => turn.transcript.scenario !== MANAGED_SCENARIO && turn.transcript.scenario !== GATED_SCENARIO)
+    const managed = (turn: ModelTurn): boolean => turn.transcript.scenario === MANAGED_SCENARIO || turn.transcript.scenario === GATED_SCENARIO;
+    const showing = modelTurns(run)
       .map((turn) => ({ ...turn, shown: shownToolUses(turn.segment.output) }))
       .filter((turn) => turn.shown.length > 0);
+    const turns = showing.filter((turn) => !managed(turn));
+    const managedBlocks = showing.filter(managed).reduce((n, turn) => n + collapseRepeats(turn.shown).length, 0);
     return judgeEach(
       turns,
       ({ transcript, shown, calls }) =>
         toolUseProblems(shown, calls)
           .slice(0, MAX_PER_TURN)
           .map(({ block, message }) => finding(`${CONSISTENCY}/tool-use-ids`, { transcript, lines: [block.line] }, message, { expected: "the id and name of one of the model's tool calls, in the model's order", seen: `id ${show(block.id)}, name ${show(block.name)}` })),
-      notApplicable("no turn showed a tool_use block"),
+      notApplicable(
+        managedBlocks > 0
+          ? `tool_use blocks were shown only in the managed-task scenarios (${managedBlocks}), whose ids and names agent-cli/managed-tasks/tool-use-shown judges; no other turn showed one`
+          : "no turn showed a tool_use block",
+      ),
     );
   },
 };
@@ -119,7 +125,7 @@ const blockSequence: Check<AgentRun> = {
         sequenceProblems(segment.output)
           .slice(0, MAX_PER_TURN)
           .map(({ line, message }) => finding(`${CONSISTENCY}/block-sequence`, { transcript, lines: [line] }, message, { expected: "one block at a time (each stopped before the next starts), deltas of the block's own kind" })),
-      notApplicable("no turn streamed content_block events"),
+      notApplicable(noBlocksReason(run)),
     ),
 };
 

@@ -3,7 +3,7 @@ import type { Finding, KitBound } from "../../report/types.js";
 import { callsIn, directiveOf, endedWithoutError, type Segment } from "../analysis.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
-import { finding, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeSome, processesOf, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
 import { kitBound, requestCount, seconds } from "./kit-bound.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
@@ -22,12 +22,15 @@ interface Probe {
   what: string;
   /** The failing turn, for notes. */
   turn: string;
+  /** The scenario that probes it, and what the model never did when no turn of it reached the model. */
+  scenario: string;
+  never: string;
   picks: (directive: Record<string, string>) => boolean;
 }
 
 const PROBES: readonly Probe[] = [
-  { clause: ERROR, what: "HTTP 500", turn: "the HTTP 500 turn", picks: (d) => Number(d.status) >= 500 },
-  { clause: STALL, what: "a stalled stream", turn: "the stalled turn", picks: (d) => d.stall === "1" },
+  { clause: ERROR, what: "HTTP 500", turn: "the HTTP 500 turn", scenario: "failures-error", never: "answered HTTP 500", picks: (d) => Number(d.status) >= 500 },
+  { clause: STALL, what: "a stalled stream", turn: "the stalled turn", scenario: "failures-stall", never: "stalled", picks: (d) => d.stall === "1" },
 ];
 
 interface Case {
@@ -108,7 +111,7 @@ function failureCheck(probe: Probe): Check<AgentRun> {
   return {
     clause: probe.clause,
     judge: (run) =>
-      judgeSome(casesOf(run, probe), (c) => judgeCase(probe, c), skip(`no turn of the ${probe.what === "HTTP 500" ? "failures-error" : "failures-stall"} scenario reached the kit's model, so it never ${probe.what === "HTTP 500" ? "answered HTTP 500" : "stalled"}: run that scenario (--scenario failures) and see agent-cli/turns for its turns`)),
+      judgeSome(casesOf(run, probe), (c) => judgeCase(probe, c), skip(ran(run, probe.scenario) ? `no turn of the ${probe.scenario} scenario reached the kit's model, so it never ${probe.never}: see agent-cli/turns for its turns` : scenarioMissing(run, probe.scenario))),
   };
 }
 

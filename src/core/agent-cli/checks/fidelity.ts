@@ -2,7 +2,7 @@ import type { Check } from "../../report/judge.js";
 import { callsIn, endedWithoutError, streamedText, type Segment } from "../analysis.js";
 import { modelCause } from "../causes.js";
 import type { Transcript } from "../types.js";
-import { allProcesses, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { allProcesses, captureOr, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
 import { findPiecesInOrder } from "./text-match.js";
 import { allSegments } from "./turns.js";
 
@@ -53,7 +53,7 @@ export const fidelityChecks: Check<AgentRun>[] = [
           const problem = findPiecesInOrder(seen, pieces);
           return problem === undefined ? [] : [finding("agent-cli/fidelity/streamed-text", { transcript, lines: segment.output.slice(-3) }, `the model's text does not reach the streamed text intact: ${problem.message}`, { expected: show(pieces[problem.piece]), seen: show(seen) })];
         },
-        skip("no successful turn with a model reply to compare"),
+        captureOr(run, "the model's side, so what the model sent", skip("no successful turn with a model reply to compare")),
       );
     },
   },

@@ -56,9 +56,9 @@ export function captureReason(what: string): string {
   return `a plain stdout capture shows only what the CLI printed, not ${what}: ${recordIt()}`;
 }
 
-/** `otherwise`, unless the run judges only plain stdout captures: then the same outcome, with the capture's reason. */
+/** `otherwise`, unless the run judges only plain stdout captures: then a skip (the clause may apply; the capture cannot show it), with the capture's reason. */
 export function captureOr(run: Pick<AgentRun, "transcripts">, what: string, otherwise: Unjudged): Unjudged {
-  return capturesOnly(run) ? { outcome: otherwise.outcome, reason: captureReason(what) } : otherwise;
+  return capturesOnly(run) ? skip(captureReason(what)) : otherwise;
 }
 
 /** Why nothing of a scenario was judged because it is missing, and how to get it: run it (live), record it (recorded files). */
@@ -67,6 +67,9 @@ export function scenarioMissing(run: Pick<AgentRun, "transcripts" | "offline">, 
   if (run.offline) return `the recorded transcripts hold no ${scenario} scenario: record it with \`awp-conformance record --scenario ${option}\` and check that file too, or run the CLI live`;
   return `the ${scenario} scenario did not run: run it with --scenario ${option}`;
 }
+
+/** The run holds a transcript of the kit's scenario (recorded by the kit, not a plain capture). */
+export const ran = (run: Pick<AgentRun, "transcripts">, scenario: string): boolean => run.transcripts.some((t) => t.scenario === scenario && t.stdoutOnly !== true);
 
 export function judgeEach<T>(items: readonly T[], judge: (item: T) => Finding[], none: Unjudged): Judgement {
   if (items.length === 0) return none;

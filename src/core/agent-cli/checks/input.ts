@@ -5,7 +5,7 @@ import { exitedAtStart, modelCause } from "../causes.js";
 import { PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
-import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeEach, judgeSome, processesOf, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
 type Seg = { transcript: Transcript; segment: Segment };
@@ -19,7 +19,6 @@ function turnsOf(run: AgentRun, scenario: string): Seg[] {
   return allSegments(run).filter(({ transcript }) => transcript.scenario === scenario);
 }
 
-const NO_MALFORMED = skip("the malformed-input scenario did not run: run it with --scenario malformed");
 
 export const inputChecks: Check<AgentRun>[] = [
   {
@@ -54,7 +53,7 @@ export const inputChecks: Check<AgentRun>[] = [
           }
           return found;
         },
-        NO_MALFORMED,
+        skip(scenarioMissing(run, "malformed")),
       ),
   },
   {
@@ -70,7 +69,7 @@ export const inputChecks: Check<AgentRun>[] = [
           if (!isSuccess(segment)) return [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "a plain text turn was not answered with success", { seen: show(segment.terminal?.object?.result) })];
           return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
         },
-        skip("no text-only turn was answered in the content scenario: run it with --scenario content (see agent-cli/turns for unanswered turns)"),
+        skip(ran(run, "content") ? "no text-only turn was answered in the content scenario (see agent-cli/turns for unanswered turns)" : scenarioMissing(run, "content")),
       );
     },
   },
@@ -97,7 +96,7 @@ export const inputChecks: Check<AgentRun>[] = [
           const leaked = path !== undefined && bodyText(callsIn(transcript, segment)).includes(path);
           return leaked ? [finding(`${ID}/mcp-config`, where, "the --mcp-config path reached the model as prompt text", { seen: path })] : [];
         },
-        skip(cause ?? "the --mcp-config scenario did not run: run it with --scenario mcp"),
+        skip(cause ?? (ran(run, "mcp") ? "no turn of the --mcp-config scenario was answered or ended by an exit (see agent-cli/turns/one-terminal-per-turn)" : scenarioMissing(run, "mcp"))),
       );
     },
   },

@@ -106,13 +106,27 @@ export function offeredTools(call: ModelCall): string[] {
   });
 }
 
-/** Why the kit's model never called a tool: the fixture only calls tools the CLI offered. */
+/**
+ * Why no turn holds a tool call this clause judges: the kit's model called only the
+ * managed-task tool (judged by its own clause), called none of the tools offered (the fixture
+ * only calls tools the CLI offered, never one that runs commands), or was offered none.
+ */
 function noToolCallReason(run: AgentRun): string {
   const calls = run.transcripts.flatMap((t) => modelCalls(t).map(({ call }) => call));
+  const why = calls.find((c) => c.toolSkipped !== undefined)?.toolSkipped;
+  const managed = calls.filter((c) => c.toolCall?.name === MANAGED_TOOL).length;
+  if (managed > 0) {
+    return `the kit's model called only the managed-task tool ${MANAGED_TOOL} (${managed} call${managed === 1 ? "" : "s"}), which agent-cli/managed-tasks/tool-use-shown judges, and no other tool${why !== undefined ? `: ${why}` : ""}`;
+  }
   const offered = [...new Set(calls.flatMap((c) => c.toolsOffered ?? offeredTools(c)))];
   if (offered.length === 0) return "the CLI offered its model no tools, and the kit's model only calls tools the CLI offered";
-  const why = calls.find((c) => c.toolSkipped !== undefined)?.toolSkipped;
   return `the kit's model called none of the tools the CLI offered (${offered.slice(0, 8).join(", ")}${offered.length > 8 ? ", ..." : ""})${why !== undefined ? `: ${why}` : ""}`;
+}
+
+/** Why no turn streamed content_block events: none came, or they came wrapped in stream_event (Claude Code's --include-partial-messages), which the Desktop ignores. */
+export function noBlocksReason(run: AgentRun): string {
+  const wrapped = allProcesses(run).reduce((n, { item }) => n + item.lines.filter((l) => l.object?.type === "stream_event" && isRecord(l.object.event) && typeof l.object.event.type === "string" && l.object.event.type.startsWith("content_block_")).length, 0);
+  return wrapped === 0 ? "no turn streamed content_block events" : `no turn streamed content_block events at the top level; ${wrapped} came wrapped in stream_event, which the Desktop ignores (the contract's raw events stand alone on a line)`;
 }
 
 export const turnChecks: Check<AgentRun>[] = [
@@ -165,7 +179,7 @@ export const turnChecks: Check<AgentRun>[] = [
           const exit = processesOf(transcript).find((v) => v.process === segment.process)?.exit;
           return [finding(`${ID}/no-exit-mid-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(exit ? { events: [{ event: exit, at: exit.at }] } : {}) }, "the process exited before the turn's terminal event", { expected: "a terminal event first" })];
         },
-        skip("no user turn was sent"),
+        captureOr(run, "the user lines the host wrote or how the process ended", skip("no user turn was sent")),
       ),
   },
   {
@@ -236,7 +250,7 @@ export const turnChecks: Check<AgentRun>[] = [
       judgeEach(
         allSegments(run).filter(({ segment }) => segment.output.some((l) => typeof l.object?.type === "string" && l.object.type.startsWith("content_block_"))),
         ({ transcript, segment }): Finding[] => blockProblems(segment).slice(0, 3).map(({ line, message }) => finding(`${ID}/text-blocks`, { transcript, lines: [line] }, message, { expected: "start, deltas, stop per index" })),
-        notApplicable("no turn streamed content_block events"),
+        notApplicable(noBlocksReason(run)),
       ),
   },
   {
@@ -252,7 +266,7 @@ export const turnChecks: Check<AgentRun>[] = [
         }),
         ({ transcript, segment, tool }) =>
           toolUseNames(segment.output).includes(tool) ? [] : [finding(`${ID}/tool-use`, { transcript, lines: segment.output.slice(-3) }, `the model called ${tool} but no tool_use block shows it`, { expected: `a tool_use block named ${tool}` })],
-        notApplicable(noToolCallReason(run)),
+        captureOr(run, "the model's side, so which tools the model called", notApplicable(noToolCallReason(run))),
       );
     },
   },
