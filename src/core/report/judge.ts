@@ -151,11 +151,24 @@ export function summarize(results: readonly ClauseResult[], deselected: number, 
     deselected,
     byLevel,
     incomplete,
+    atKitBound: results.filter((r) => bucketOf(r, level) === "failed" && failsAtKitBound(r)).length,
     stale,
     level,
     conformant: verdict === "conformant",
     verdict,
   };
+}
+
+/** The clause failed, and every one of its findings rests only on a time bound the kit chose (Finding.kitBound). */
+export function failsAtKitBound(result: ClauseResult): boolean {
+  return result.status === "fail" && result.findings.length > 0 && result.findings.every((f) => f.kitBound !== undefined);
+}
+
+/** The kit's options that moved the bounds a set of results failed at, each with its value, in first-seen order ("--stall-timeout 180000 ms"). */
+export function kitBoundOptions(results: readonly ClauseResult[]): { option: string; ms: number }[] {
+  const seen = new Map<string, number>();
+  for (const r of results) for (const f of r.findings) if (f.kitBound !== undefined && !seen.has(f.kitBound.option)) seen.set(f.kitBound.option, f.kitBound.ms);
+  return [...seen].map(([option, ms]) => ({ option, ms }));
 }
 
 /** Failures that count against the verdict (not expected, not flaky, of a counted level). */

@@ -148,6 +148,13 @@ export interface Summary extends Buckets {
   byLevel: Record<Level, Buckets>;
   /** Why the run is incomplete, by reason, in catalogue order; empty when it is not. */
   incomplete: IncompleteGroup[];
+  /**
+   * Of the counted failures (`failed`), those that rest only on a time bound the kit chose
+   * (every finding carries kitBound): a larger bound might have seen the candidate comply.
+   * Counted apart so a reader sees them; they still count against the verdict. Absent in
+   * reports written before the kit counted them.
+   */
+  atKitBound?: number;
   /** Expected-failure entries that no longer hold: a listed clause passed, or a pattern matched nothing. */
   stale: string[];
   level: CountedLevel;
