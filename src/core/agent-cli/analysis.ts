@@ -1,4 +1,5 @@
 import { carriedTags, directivesIn } from "./directives.js";
+import { contentPairing } from "./pairing.js";
 import type { ModelCall, SendEvent, StdoutEvent, Transcript, TranscriptEvent } from "./types.js";
 
 export type JsonRecord = { [key: string]: unknown };
@@ -94,42 +95,6 @@ function parseLine(event: StdoutEvent, at: number): OutLine {
   }
 }
 
-/** A reply of the kit's model, and every turn tag the request that got it carried (a merged request carries several). */
-interface Reply {
-  tags: string[];
-  text: string;
-}
-
-/** The kit's model replies of each process, by the tags of their requests. */
-function repliesByProcess(transcript: Transcript): Map<number, Reply[]> {
-  const replies = new Map<number, Reply[]>();
-  for (const event of transcript.events) {
-    if (event.kind !== "model" || event.call.replyText === "") continue;
-    const tags = carriedTags(event.call);
-    if (tags.length === 0) continue;
-    replies.set(event.process, [...(replies.get(event.process) ?? []), { tags, text: event.call.replyText }]);
-  }
-  return replies;
-}
-
-/**
- * Which pending input a terminal event answers, by position in the queue: the oldest, unless
- * the output up to it carries the kit's reply to exactly one other pending line's turn tag and
- * none to the oldest's. The kit's model answers each tag with its own text, so a CLI that
- * answers queued lines out of order is still paired with the right lines.
- */
-function answeredBy(queue: readonly Input[], output: readonly OutLine[], replies: readonly Reply[]): number {
-  if (queue.length < 2 || replies.length === 0) return 0;
-  const shown = streamedText(output) + output.map((l) => (l.object?.type === "result" && typeof l.object.result === "string" ? `\n${l.object.result}` : "")).join("");
-  if (shown === "") return 0;
-  const carried = queue.map((input) => {
-    const tag = turnTagOf(input.message);
-    return tag !== undefined && replies.some((r) => r.tags.includes(tag) && shown.includes(r.text));
-  });
-  const matching = carried.flatMap((hit, i) => (hit ? [i] : []));
-  return matching.length === 1 && matching[0] !== 0 ? (matching[0] as number) : 0;
-}
-
 /** The malformed line has had no answer a host would read: no JSON object (a non-JSON stdout line is skipped, not rendered). */
 const unanswered = (input: Input): boolean => input.kind === "malformed" && input.terminals.length === 0 && !input.output.some((l) => l.object !== undefined);
 
@@ -143,7 +108,7 @@ const unanswered = (input: Input): boolean => input.kind === "malformed" && inpu
 export function viewProcesses(transcript: Transcript): ProcessView[] {
   const views = new Map<number, ProcessView>();
   const pending = new Map<number, Input[]>();
-  const replies = repliesByProcess(transcript);
+  const answeredBy = contentPairing(transcript, (input) => turnTagOf(input.message), answerText);
   const view = (process: number, at: number): ProcessView => {
     let v = views.get(process);
     if (v === undefined) {
@@ -181,7 +146,7 @@ export function viewProcesses(transcript: Transcript): ProcessView[] {
       }
       current.output.push(line);
       if (!isTerminal(line.object)) return;
-      const index = answeredBy(queue, current.output, replies.get(event.process) ?? []);
+      const index = answeredBy(event.process, queue, current.output);
       const owner = queue[index] as Input;
       if (owner !== current) {
         owner.output.push(...current.output);
@@ -221,6 +186,11 @@ export function streamedText(output: readonly OutLine[]): string {
     .flatMap((o) => ((o.message as JsonRecord).content as unknown[]).filter((b): b is JsonRecord => isRecord(b) && b.type === "text"))
     .map((block) => String(block.text ?? ""))
     .join("");
+}
+
+/** What the Desktop shows of a turn's text: streamed text, then the text of each string result. */
+function answerText(output: readonly OutLine[]): string {
+  return streamedText(output) + output.map((l) => (l.object?.type === "result" && typeof l.object.result === "string" ? `\n${l.object.result}` : "")).join("");
 }
 
 /** Model calls recorded in the transcript, in order. */
