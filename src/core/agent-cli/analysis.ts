@@ -257,7 +257,10 @@ export function callsIn(transcript: Transcript, segment: Segment): ModelCall[] {
   // A tagged turn's own requests carry its tag; one without any (a CLI's internal request,
   // such as a memory extraction) is not the conversation's turn.
   const own = calls.filter(({ call }) => call.directive?.turn === tag).map(({ call }) => call);
-  return own.length > 0 ? own : calls.filter(({ call }) => carriedTags(call).includes(tag)).map(({ call }) => call);
+  if (own.length > 0) return own;
+  // Merged: a request that carried this line with another, before this turn ended (a later one
+  // that repeats the conversation in its last message is not this turn's).
+  return calls.filter(({ call, t }) => carriedTags(call).includes(tag) && (call.startT ?? t) <= segment.to).map(({ call }) => call);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { segments, streamedText, turnTagOf, viewProcesses } from "../../../src/core/agent-cli/analysis.js";
+import { callsIn, mergedInto, segments, streamedText, turnTagOf, viewProcesses, type Segment } from "../../../src/core/agent-cli/analysis.js";
+import type { ModelCall } from "../../../src/core/agent-cli/types.js";
 import type { Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 
 let t = 0;
@@ -49,6 +50,26 @@ describe("attributing output to input lines", () => {
     const capture: Transcript = { scenario: "cap", mode: "stream-json", stdoutOnly: true, events: [out({ type: "system" }), out(result()), out({ type: "assistant" })] };
     const segs = segments(capture, viewProcesses(capture));
     expect(segs.map((s) => [s.output.length, s.terminal !== undefined])).toEqual([[2, true], [1, false]]);
+  });
+});
+
+describe("model requests of a turn", () => {
+  const call = (seq: number, turn: string, userText: string): TranscriptEvent => ({ kind: "model", t: ++t, process: 1, call: { seq, startT: t, api: "openai", method: "POST", path: "/v1/chat/completions", stream: true, authorized: true, userText, directive: { turn }, status: 200, replyText: `R${seq}`, outcome: "complete" } as ModelCall });
+  const tagged = (text: string, tag: string): string => user(`${text} [[awp-fixture turn=${tag}]]`);
+
+  it("gives a line merged into another line's request that request, and names the merge", () => {
+    const tr = transcript([send(tagged("a", "q-1")), send(tagged("b", "q-2")), call(1, "q-2", "a [[awp-fixture turn=q-1]]\n\nb [[awp-fixture turn=q-2]]"), out(result())]);
+    const [first, second] = segments(tr, viewProcesses(tr)) as [Segment, Segment];
+    expect(callsIn(tr, first).map((c) => c.seq)).toEqual([1]);
+    expect(callsIn(tr, second).map((c) => c.seq)).toEqual([1]);
+    expect(mergedInto(tr, second)).toMatchObject({ others: ["q-1"] });
+  });
+
+  it("does not give a turn a later request that only repeats the conversation in its last message", () => {
+    // q-1 was answered without asking the model; q-2's request carries both lines (history in one message).
+    const tr = transcript([send(tagged("a", "q-1")), out(result()), send(tagged("b", "q-2")), call(1, "q-2", "a [[awp-fixture turn=q-1]]\n\nb [[awp-fixture turn=q-2]]"), out(result())]);
+    const [first] = segments(tr, viewProcesses(tr)) as [Segment];
+    expect(callsIn(tr, first)).toEqual([]);
   });
 });
 
