@@ -265,21 +265,23 @@ export function callsIn(transcript: Transcript, segment: Segment): ModelCall[] {
 
 /**
  * The model request a tagged line was merged into, and the other lines it carried: a request
- * of its process carried its turn tag beside another line's, and one of those lines had no
- * request of its own (a CLI that repeats history in later requests gave each line its own
- * first). A CLI that joins the lines written while a turn runs into one request answers them
- * with one terminal event.
+ * of its process carried its turn tag beside another line's that had no request of its own
+ * and was still unanswered when the request came (a CLI that repeats the conversation in
+ * later requests carries only lines already answered). A CLI that joins the lines written
+ * while a turn runs into one request answers them with one terminal event.
  */
 export function mergedInto(transcript: Transcript, segment: Segment): { call: ModelCall; others: string[] } | undefined {
   const tag = turnTagOf(segment.input?.message);
   if (tag === undefined) return undefined;
-  const calls = modelCalls(transcript).filter(({ process }) => process === segment.process).map(({ call }) => call);
-  const ownRequest = new Set(calls.flatMap((c) => (c.directive?.turn !== undefined ? [c.directive.turn] : [])));
-  const call = calls.find((c) => {
-    const tags = carriedTags(c);
-    return tags.length > 1 && tags.includes(tag) && tags.some((t) => !ownRequest.has(t));
+  const calls = modelCalls(transcript).filter(({ process }) => process === segment.process);
+  const ownRequest = new Set(calls.flatMap(({ call }) => (call.directive?.turn !== undefined ? [call.directive.turn] : [])));
+  const inputs = viewProcesses(transcript).find((v) => v.process === segment.process)?.inputs ?? [];
+  const openAt = (other: string, at: number): boolean => inputs.some((i) => turnTagOf(i.message) === other && i.event.t <= at && (i.terminals[0]?.event.t ?? Infinity) >= at);
+  const found = calls.find(({ call, t }) => {
+    const tags = carriedTags(call);
+    return tags.length > 1 && tags.includes(tag) && tags.some((other) => other !== tag ? !ownRequest.has(other) && openAt(other, call.startT ?? t) : !ownRequest.has(other));
   });
-  return call === undefined ? undefined : { call, others: carriedTags(call).filter((t) => t !== tag) };
+  return found === undefined ? undefined : { call: found.call, others: carriedTags(found.call).filter((t) => t !== tag) };
 }
 
 /** The key=value pairs of the last `[[awp-fixture ...]]` directive in a user message (values decoded). */

@@ -68,8 +68,10 @@ describe("model requests of a turn", () => {
   it("does not give a turn a later request that only repeats the conversation in its last message", () => {
     // q-1 was answered without asking the model; q-2's request carries both lines (history in one message).
     const tr = transcript([send(tagged("a", "q-1")), out(result()), send(tagged("b", "q-2")), call(1, "q-2", "a [[awp-fixture turn=q-1]]\n\nb [[awp-fixture turn=q-2]]"), out(result())]);
-    const [first] = segments(tr, viewProcesses(tr)) as [Segment];
+    const [first, second] = segments(tr, viewProcesses(tr)) as [Segment, Segment];
     expect(callsIn(tr, first)).toEqual([]);
+    // Nor is q-2 merged with q-1: q-1 was answered before that request came.
+    expect(mergedInto(tr, second)).toBeUndefined();
   });
 });
 
