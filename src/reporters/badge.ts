@@ -56,7 +56,7 @@ export function badgeContent(report: RunReport): BadgeContent {
 }
 
 /** The kit's options that set a time bound of its own choosing (what a failure at a kit-chosen bound may name). */
-const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "--shutdown-timeout", "--quiet-window", "--order-skew", "--task-wait-slack"];
+const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "--shutdown-timeout", "--quiet-window", "--order-skew", "--task-wait-slack", "--task-output-limit"];
 
 /**
  * What the tooltip adds when counted failures rest only on a bound the kit chose: how many,
@@ -65,14 +65,14 @@ const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "
 export function badgeTooltipNote(report: RunReport): string {
   const n = count(report.summary.atKitBound);
   if (n === 0) return "";
-  const bounds = new Map<string, number>();
+  const bounds = new Map<string, string>();
   for (const clause of report.clauses) {
     for (const f of clause.findings) {
       const option = f.kitBound?.option;
-      if (option !== undefined && BOUND_OPTIONS.includes(option) && !bounds.has(option)) bounds.set(option, count(f.kitBound?.ms));
+      if (option !== undefined && BOUND_OPTIONS.includes(option) && !bounds.has(option)) bounds.set(option, `${count(f.kitBound?.value)} ${f.kitBound?.unit === "bytes" ? "bytes" : "ms"}`);
     }
   }
-  const listed = [...bounds].map(([option, ms]) => `${option} ${ms} ms`).join(", ");
+  const listed = [...bounds].map(([option, value]) => `${option} ${value}`).join(", ");
   return ` (${n} failure${n === 1 ? "" : "s"} at a kit-chosen bound${listed !== "" ? `: ${listed}` : ""}; raise it to see whether the candidate gets there)`;
 }
 

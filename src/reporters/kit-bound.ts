@@ -8,13 +8,15 @@ import { printable } from "./style.js";
 
 /** "--stall-timeout 180000 ms, the kit's choice (not the contract's): ...; when it ran out the candidate was still retrying: 9 model requests". */
 export function kitBoundText(bound: NonNullable<Finding["kitBound"]>): string {
-  return `${printable(bound.option)} ${bound.ms} ms, the kit's choice (not the contract's): raise it to see whether the candidate gets there; when it ran out the candidate was ${printable(bound.activity)}`;
+  const head = `${printable(bound.option)} ${bound.value} ${bound.unit}, the kit's choice (not the contract's)`;
+  if (bound.unit === "bytes") return `${head}: raise it if a larger size is fine for you; the candidate was ${printable(bound.activity)}`;
+  return `${head}: raise it to see whether the candidate gets there; when it ran out the candidate was ${printable(bound.activity)}`;
 }
 
 /** "at a kit-chosen bound: --turn-timeout 30000 ms" for a failing clause whose every finding rests on one, else "". */
 export function atBoundNote(result: ClauseResult): string {
   if (!failsAtKitBound(result)) return "";
-  return `at a kit-chosen bound: ${kitBoundOptions([result]).map((b) => `${printable(b.option)} ${b.ms} ms`).join(", ")}`;
+  return `at a kit-chosen bound: ${kitBoundOptions([result]).map((b) => `${printable(b.option)} ${b.value} ${b.unit}`).join(", ")}`;
 }
 
 /** " [at a kit-chosen bound: ...]" after a clause line, or "". */

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { summarize } from "../../src/core/report/judge.js";
-import type { ClauseResult, RunReport } from "../../src/core/report/types.js";
+import type { ClauseResult, KitBound, RunReport } from "../../src/core/report/types.js";
 import { renderBadgeJson, renderBadgeSvg } from "../../src/reporters/badge.js";
 import { renderConsole } from "../../src/reporters/console.js";
 import { renderHtml } from "../../src/reporters/html.js";
@@ -17,7 +17,7 @@ import { renderMarkdown } from "../../src/reporters/markdown.js";
 const sample = JSON.parse(readFileSync(new URL("../fixtures/reports/agent-cli-sample.json", import.meta.url), "utf8")) as RunReport;
 const OPTIONS = { color: false };
 const STALL = "agent-cli/failures/model-stall";
-const BOUND = { option: "--stall-timeout", ms: 180_000, activity: "still retrying: 14 model requests" };
+const BOUND: KitBound = { option: "--stall-timeout", value: 180_000, unit: "ms", activity: "still retrying: 14 model requests" };
 
 /** The sample with model-stall failed at the kit's --stall-timeout (besides its own result-text failure). */
 function atBound(): RunReport {

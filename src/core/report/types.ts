@@ -65,12 +65,14 @@ export interface Finding {
   kitBound?: KitBound;
 }
 
-/** A bound the kit chose that ran out: the option that moves it, its value, and what the candidate was doing then. */
+/** A bound the kit chose that the candidate passed: the option that moves it, its value, and what the candidate was doing then. */
 export interface KitBound {
   /** The option of `run` that sets the bound, e.g. "--turn-timeout". */
   option: string;
-  /** Its value in this run, in milliseconds. */
-  ms: number;
+  /** Its value in this run, in `unit`. */
+  value: number;
+  /** A time (ms) or a size (bytes). */
+  unit: "ms" | "bytes";
   /** What the candidate was doing when the bound ran out: "still retrying: 3 model requests", "silent since 1200 ms". */
   activity: string;
 }

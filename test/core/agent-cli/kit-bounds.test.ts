@@ -26,26 +26,34 @@ describe("findings at a kit-chosen bound", () => {
     s.events.push({ kind: "action", t: 180_501, process: 1, action: "stop" });
     s.exit(null, true);
     const [f] = findings("agent-cli/failures/model-stall", runOf(s));
-    expect(f?.kitBound).toEqual({ option: "--stall-timeout", ms: 180_000, activity: "still retrying: 3 model requests" });
+    expect(f?.kitBound).toEqual({ option: "--stall-timeout", value: 180_000, unit: "ms", activity: "still retrying: 3 model requests" });
   });
 
   it("--shutdown-timeout and --turn-timeout (the end of stdin): how long the process took, or that it still ran", () => {
     const shutdown = new Script("shutdown").launch().user("hi").success("ok").send('{"type":"shutdown"}');
     shutdown.events.push({ kind: "exit", t: (shutdown.events.at(-1)?.t ?? 0) + 2500, process: 1, code: 0, signal: null, killedByKit: false });
     const [late] = findings("agent-cli/termination/shutdown-line", runOf(shutdown));
-    expect(late?.kitBound).toEqual({ option: "--shutdown-timeout", ms: 1000, activity: "exited after 2500 ms" });
+    expect(late?.kitBound).toEqual({ option: "--shutdown-timeout", value: 1000, unit: "ms", activity: "exited after 2500 ms" });
 
     const eof = new Script("basic").launch().user("hi").success("ok");
     eof.events.push({ kind: "action", t: 100, process: 1, action: "close-stdin" });
     eof.events.push({ kind: "exit", t: 100 + 31_000, process: 1, code: null, signal: "SIGKILL", killedByKit: true });
     const [running] = findings("agent-cli/termination/stdin-eof", runOf(eof));
-    expect(running?.kitBound).toEqual({ option: "--turn-timeout", ms: 30_000, activity: "still running after 31000 ms; the kit killed it" });
+    expect(running?.kitBound).toEqual({ option: "--turn-timeout", value: 30_000, unit: "ms", activity: "still running after 31000 ms; the kit killed it" });
   });
 
   it("--task-wait-slack: a pending task given up late", () => {
     const run = managedRun([managedTranscript({ ...OPENAI_JSON, pendingWaitMs: 13_000 })]);
     const late = judgeAgentRun(run, (c) => c === "agent-cli/managed-tasks/wait-limit").results.find((r) => r.id === "agent-cli/managed-tasks/wait-limit")?.findings[0];
-    expect(late?.kitBound).toEqual({ option: "--task-wait-slack", ms: 10_000, activity: "still waiting for the pending task (it stopped 13.0 s after submitting it)" });
+    expect(late?.kitBound).toEqual({ option: "--task-wait-slack", value: 10_000, unit: "ms", activity: "still waiting for the pending task (it stopped 13.0 s after submitting it)" });
+  });
+
+  it("--task-output-limit (a size): the whole 1 MiB output sent back; --turn-timeout: a turn the model keeps calling the tool in", () => {
+    const judged = (id: string, run: ReturnType<typeof managedRun>): Finding[] => judgeAgentRun(run, (c) => c === id).results.find((r) => r.id === id)?.findings ?? [];
+    const [uncut] = judged("agent-cli/managed-tasks/bounded-output", managedRun([managedTranscript({ ...OPENAI_JSON, cut: 2 * 1024 * 1024 })]));
+    expect(uncut?.kitBound).toMatchObject({ option: "--task-output-limit", value: 262_144, unit: "bytes", activity: expect.stringMatching(/^sending the model a tool result of \d+ bytes$/) });
+    const endless = judged("agent-cli/managed-tasks/call-limit", managedRun([managedTranscript({ ...OPENAI_JSON, callLimit: "never" })]));
+    expect(endless[0]?.kitBound).toMatchObject({ option: "--turn-timeout", value: 30_000, unit: "ms", activity: expect.stringMatching(/^still in the turn .*: \d+ model requests$/) });
   });
 
   it("not the Desktop's SIGTERM grace, and not a finding the contract decides alone", () => {

@@ -256,7 +256,7 @@ describe("queued lines merged into one turn (as Claude Code does)", () => {
     s.exit(null, true);
     const [unanswered] = results(s).get("agent-cli/turns/one-terminal-per-turn")?.findings ?? [];
     expect(unanswered?.message).toMatch(/^no terminal event within 30000 ms of the turn \(--turn-timeout, the kit's bound, not the contract's: raise it if the CLI is only slow\); the CLI was silent since \d+ ms \(\d+\.\d s before the kit stopped waiting\)$/);
-    expect(unanswered?.kitBound).toEqual({ option: "--turn-timeout", ms: 30000, activity: expect.stringMatching(/^silent since \d+ ms/) });
+    expect(unanswered?.kitBound).toEqual({ option: "--turn-timeout", value: 30000, unit: "ms", activity: expect.stringMatching(/^silent since \d+ ms/) });
   });
 
   it("leaves a scripted failure's own unanswered turn to agent-cli/failures", () => {

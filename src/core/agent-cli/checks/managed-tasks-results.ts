@@ -92,7 +92,10 @@ function judgeBounded(run: AgentRun, { turn, call }: Case): Finding[] {
   else if (result === undefined) found.push(finding(BOUNDED, where, `${turnName(turn)}: the follow-up request carries no tool result tied to call ${call.id}`, { expected: "the output, cut, in the tool result" }));
   else {
     const bytes = utf8Bytes(result.text);
-    if (bytes > limit) found.push(finding(BOUNDED, where, `${turnName(turn)}: a task stdout of ${size} bytes reached the model as a tool result of ${bytes} bytes, over the kit's bound of ${limit} bytes (--task-output-limit)`, { expected: `at most ${limit} bytes`, seen: `${bytes} bytes` }));
+    if (bytes > limit) {
+      const over = finding(BOUNDED, where, `${turnName(turn)}: a task stdout of ${size} bytes reached the model as a tool result of ${bytes} bytes, over the kit's bound of ${limit} bytes (--task-output-limit)`, { expected: `at most ${limit} bytes`, seen: `${bytes} bytes` });
+      found.push({ ...over, kitBound: kitBound("--task-output-limit", limit, `sending the model a tool result of ${bytes} bytes`, "bytes") });
+    }
     else {
       const body = utf8Bytes(JSON.stringify(next.call.body) ?? "");
       if (body >= size) found.push(finding(BOUNDED, where, `${turnName(turn)}: the tool result is cut, but the follow-up request is ${body} bytes: the ${size}-byte stdout reached the model another way`, { expected: `a request well under ${size} bytes`, seen: `${body} bytes` }));
