@@ -63,10 +63,33 @@ function verdictContent(report: RunReport): BadgeContent {
   return { label: BADGE_LABEL, message, color: "red" };
 }
 
-/** The badge as an SVG image (badge.svg). */
+/** The kit's options that set a time bound of its own choosing (what a failure at a kit-chosen bound may name). */
+const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "--shutdown-timeout", "--quiet-window", "--order-skew", "--task-wait-slack", "--task-output-limit"];
+
+/**
+ * What the tooltip adds when counted failures rest only on a bound the kit chose: how many,
+ * and which options with their values. Built from numbers and the kit's own option names only.
+ */
+export function badgeTooltipNote(report: RunReport): string {
+  const n = count(report.summary.atKitBound);
+  if (n === 0) return "";
+  const bounds = new Map<string, string>();
+  for (const clause of report.clauses) {
+    for (const f of clause.findings) {
+      const option = f.kitBound?.option;
+      if (option !== undefined && BOUND_OPTIONS.includes(option) && !bounds.has(option)) bounds.set(option, `${count(f.kitBound?.value)} ${f.kitBound?.unit === "bytes" ? "bytes" : "ms"}`);
+    }
+  }
+  const listed = [...bounds].map(([option, value]) => `${option} ${value}`).join(", ");
+  return ` (${n} failure${n === 1 ? "" : "s"} at a kit-chosen bound${listed !== "" ? `: ${listed}` : ""}; raise it to see whether the candidate gets there)`;
+}
+
+/** The badge as an SVG image (badge.svg); its tooltip names failures at a kit-chosen bound. */
 export function renderBadgeSvg(report: RunReport, _options?: ReporterOptions): string {
   const { label, message, color } = badgeContent(report);
-  return `${makeBadge({ label, message, color })}\n`;
+  const note = badgeTooltipNote(report);
+  const svg = makeBadge({ label, message, color });
+  return `${note === "" ? svg : svg.replace(/<title>([^<]*)<\/title>/, (_, title: string) => `<title>${title}${note}</title>`)}\n`;
 }
 
 /** The shields.io endpoint JSON (badge.json): `https://img.shields.io/endpoint?url=<where it is served>`. */

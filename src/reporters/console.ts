@@ -3,6 +3,7 @@ import type { Buckets, ClauseResult, Finding, RunReport } from "../core/report/t
 import { bundledLabel } from "./bundled.js";
 import { consoleFuzzLines } from "./fuzz-coverage.js";
 import { incompleteHeadline, reasonLine } from "./incomplete.js";
+import { atBoundLabel, atBoundSummary, kitBoundText } from "./kit-bound.js";
 import { makeStyle, printable, type Style } from "./style.js";
 import type { ReporterOptions } from "./types.js";
 
@@ -45,6 +46,7 @@ function renderFinding(finding: Finding, style: Style): string[] {
     const label = `${evidence.stream ?? "evidence"}${at}:`.padEnd(9);
     lines.push(style.dim(`        ${label} ${indent(evidence.excerpt.slice(0, 300).trimEnd(), "                  ")}`));
   }
+  if (finding.kitBound !== undefined) lines.push(style.yellow(`        bound:    ${kitBoundText(finding.kitBound)}`));
   if (finding.reproduce !== undefined) lines.push(`        reproduce: ${printable(finding.reproduce)}`);
   return lines;
 }
@@ -80,7 +82,7 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
     const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith, report.halted))}`) : "";
     // A policy-test entry's title is its case name, already the end of its id.
     const title = report.protocol === "policy-test" ? "" : `  ${style.dim(result.title)}`;
-    lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}${title}${reason}`);
+    lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}${title}${reason}${style.yellow(atBoundLabel(result))}`);
     if (result.status === "fail") {
       for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
       if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));
@@ -136,7 +138,8 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
 export function summaryLine(report: RunReport, style: Style = makeStyle(false)): string {
   const s = report.summary;
   const unit = report.protocol === "policy-test" ? "case" : "clause";
-  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  const atBound = atBoundSummary(report);
+  const parts = [`${s.passed} passed`, `${s.failed} failed${atBound !== "" ? ` (${atBound})` : ""}`];
   if (s.warnings > 0) parts.push(plural(s.warnings, "warning"));
   if (s.expectedFailures > 0) parts.push(`${s.expectedFailures} expected failure${s.expectedFailures === 1 ? "" : "s"}`);
   if (s.flaky > 0) parts.push(`${s.flaky} flaky`);

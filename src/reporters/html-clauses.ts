@@ -2,6 +2,7 @@ import { sourceLabel, sourceRevision, sourceUrl } from "../core/clauses/sources.
 import type { Clause, ClauseResult, CountedLevel, Level } from "../core/report/types.js";
 import { escapeAttr, escapeNumber, escapeText, safeHref } from "./html-escape.js";
 import { renderFindings } from "./html-findings.js";
+import { atBoundNote } from "./kit-bound.js";
 import { areaOf, clauseAnchor, clauseLink } from "./links.js";
 
 /** What a clause row is filed under: its status, with expected and flaky failures apart. */
@@ -95,6 +96,8 @@ export function renderClause(result: ClauseResult, ctx: ClauseContext): string {
   const tags: string[] = [];
   if (kind === "fail" && !countsAgainst(result, ctx.level)) tags.push('<span class="tag warning">warning</span>');
   if (kind === "pass" && result.expectation === "flaky") tags.push('<span class="tag flaky">listed as flaky</span>');
+  const bound = atBoundNote(result);
+  if (bound !== "") tags.push(`<span class="tag warning">${escapeText(bound)}</span>`);
   if (result.findings.length > 0) tags.push(`<span class="tag">${result.findings.length} finding${result.findings.length === 1 ? "" : "s"}</span>`);
   return [
     `<details class="clause k-${kind}" id="${anchor}" data-kind="${kind}" data-level="${escapeAttr(levelOf(result))}"${open}>`,

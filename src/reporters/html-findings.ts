@@ -1,5 +1,6 @@
 import type { Evidence, Finding, WireEntry } from "../core/report/types.js";
 import { escapeLines, escapeNumber, escapeText } from "./html-escape.js";
+import { kitBoundText } from "./kit-bound.js";
 
 /** How each wire stream is labelled: the arrow says which way the bytes went. */
 const STREAMS: Readonly<Record<WireEntry["stream"], { label: string; title: string }>> = {
@@ -67,6 +68,7 @@ export function renderFinding(finding: Finding, index: number): string {
   const rows: string[] = [];
   if (finding.expected !== undefined) rows.push(`<dt>expected</dt><dd><pre>${escapeText(finding.expected)}</pre></dd>`);
   if (finding.seen !== undefined) rows.push(`<dt>seen</dt><dd><pre>${escapeText(finding.seen)}</pre></dd>`);
+  if (finding.kitBound !== undefined) rows.push(`<dt>bound</dt><dd class="bidi">${escapeText(kitBoundText(finding.kitBound))}</dd>`);
   if (finding.reproduce !== undefined) {
     rows.push(`<dt>reproduce</dt><dd><div class="cmd-wrap"><pre class="cmd"><code>${escapeText(finding.reproduce)}</code></pre></div></dd>`);
   }

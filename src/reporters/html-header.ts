@@ -3,6 +3,7 @@ import { bundledLabel } from "./bundled.js";
 import { areaAnchor, badge, groupByArea, KINDS, kindOf, LEVELS, tally } from "./html-clauses.js";
 import { escapeAttr, escapeNumber, escapeText, shellQuote } from "./html-escape.js";
 import { incompleteHeadline } from "./incomplete.js";
+import { atBoundSummary } from "./kit-bound.js";
 import { clauseAnchor } from "./links.js";
 
 const VERDICT: Readonly<Record<Summary["verdict"], { key: string; label: string }>> = {
@@ -32,7 +33,8 @@ function verdictBox(report: RunReport): string {
   else if (summary.verdict === "incomplete") detail = `${incompleteHeadline(report)}: not a pass until they are`;
   else {
     const reasons: string[] = [];
-    if (summary.failed > 0) reasons.push(`${summary.failed} counted failure${summary.failed === 1 ? "" : "s"}`);
+    const atBound = atBoundSummary(report);
+    if (summary.failed > 0) reasons.push(`${summary.failed} counted failure${summary.failed === 1 ? "" : "s"}${atBound !== "" ? ` (${atBound})` : ""}`);
     if (summary.stale.length > 0) reasons.push(`${summary.stale.length} stale expected-failure entr${summary.stale.length === 1 ? "y" : "ies"}`);
     detail = reasons.join(", ");
   }

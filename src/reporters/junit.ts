@@ -2,6 +2,7 @@ import { bucketOf } from "../core/report/judge.js";
 import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
 import { incompleteHeadline, reasonLine } from "./incomplete.js";
+import { atBoundNote, atBoundSummary, kitBoundText } from "./kit-bound.js";
 import { areaOf, clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
 import { xmlAttrs, xmlText } from "./xml.js";
@@ -66,6 +67,7 @@ function findingLines(finding: Finding, n: number): string[] {
     const at = evidence.line !== undefined ? ` (line ${evidence.line}${evidence.column !== undefined ? `, column ${evidence.column}` : ""})` : "";
     lines.push(`   ${evidence.stream ?? "evidence"}${seq}${at}: ${hang(evidence.excerpt, "     ")}`);
   }
+  if (finding.kitBound !== undefined) lines.push(`   bound:    ${hang(kitBoundText(finding.kitBound), "             ")}`);
   if (finding.reproduce !== undefined) lines.push(`   reproduce: ${hang(finding.reproduce, "              ")}`);
   if (finding.foundBy !== undefined) lines.push(`   found by: ${finding.foundBy}`);
   if (finding.wire !== undefined && finding.wire.length > 0) {
@@ -120,7 +122,8 @@ function testcase(result: ClauseResult, report: RunReport, options: ReporterOpti
   const body: string[] = [];
   if (skipped !== undefined) body.push(`      <skipped>${xmlText(skipped)}</skipped>`);
   if (outcome === "failure") {
-    body.push(`      <failure${xmlAttrs({ message: headline(result), type: result.level })}>${xmlText(findingsText(result, options))}</failure>`);
+    const bound = atBoundNote(result);
+    body.push(`      <failure${xmlAttrs({ message: `${bound !== "" ? `${bound}: ` : ""}${headline(result)}`, type: result.level })}>${xmlText(findingsText(result, options))}</failure>`);
   } else if (result.findings.length > 0) {
     body.push(`      <system-out>${xmlText(findingsText(result, options))}</system-out>`);
   }
@@ -145,6 +148,8 @@ function properties(report: RunReport): [string, string][] {
     ["startedAt", report.startedAt],
     ["endedAt", report.endedAt],
   );
+  const atBound = atBoundSummary(report);
+  if (atBound !== "") props.push(["atKitBound", atBound]);
   s.incomplete.forEach((group, i) => props.push([`incomplete.${i + 1}`, `${group.reason}: ${group.clauses.join(", ")}`]));
   s.stale.forEach((entry, i) => props.push([`stale.${i + 1}`, entry]));
   report.notes.forEach((note, i) => props.push([`note.${i + 1}`, note]));

@@ -3,6 +3,7 @@ import type { Buckets, ClauseResult, CountedLevel, Level, RunReport } from "../c
 import { bundledLabel } from "./bundled.js";
 import { markdownFuzzSection } from "./fuzz-coverage.js";
 import { incompleteHeadline, incompleteTotal } from "./incomplete.js";
+import { atBoundNote, atBoundSummary } from "./kit-bound.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
 
@@ -167,6 +168,8 @@ function expectations(report: RunReport): string[] {
   if (s.warnings > 0) lines.push(`- ⚠️ ${num(s.warnings)} warning${s.warnings === 1 ? "" : "s"}: failures of levels that do not count at \`--level ${levelOf(report)}\``);
   if (s.expectedFailures > 0) lines.push(`- ${num(s.expectedFailures)} expected failure${s.expectedFailures === 1 ? "" : "s"} (\`--expected-failures\`): not counted`);
   if (s.flaky > 0) lines.push(`- ${num(s.flaky)} flaky failure${s.flaky === 1 ? "" : "s"} (\`--flaky\`): not counted`);
+  const atBound = atBoundSummary(report);
+  if (atBound !== "") lines.push(`- ⏱️ ${escapeMarkdown(atBound)}, not the contract's: each such failure says the option that moves the bound and what the candidate was doing when it ran out`);
   if (s.stale.length > 0) {
     lines.push(`- ❌ ${num(s.stale.length)} stale expectation${s.stale.length === 1 ? "" : "s"}, which fail${s.stale.length === 1 ? "s" : ""} the run:`);
     lines.push(...bullets(s.stale, "entries").map((line) => `  ${line}`));
@@ -182,7 +185,8 @@ function foundBy(result: ClauseResult): string {
 function failureRow(result: ClauseResult, kind: Kind, docsUrl: string | undefined): string {
   const first = result.findings[0];
   const more = result.findings.length > 1 ? ` (+${result.findings.length - 1} more)` : "";
-  const finding = first === undefined ? "—" : `${escapeMarkdown(first.message, 200)}${more}`;
+  const bound = atBoundNote(result);
+  const finding = first === undefined ? "—" : `${bound !== "" ? `⏱️ ${escapeMarkdown(bound, 80)}: ` : ""}${escapeMarkdown(first.message, 200)}${more}`;
   const seen = first?.seen === undefined ? "" : escapeMarkdown(first.seen, 80);
   const cells = [KIND_LABEL[kind], escapeMarkdown(result.level, 10), clauseCell(result.id, docsUrl), escapeMarkdown(result.title, 120), finding, seen, foundBy(result)];
   return `| ${cells.join(" | ")} |`;

@@ -72,7 +72,10 @@ export const OUTPUT_SESSION_TURN_FAULTS: readonly AgentCliCase[] = [
   { name: "exit-mid-turn", fault: "exit-mid-turn", fails: [trn("no-exit-mid-turn")], scenarios: ["basic"] },
   { name: "success-with-is-error", fault: "success-with-is-error", fails: [trn("result-shape")], scenarios: ["basic"] },
   { name: "error-text", fault: "error-text", fails: [trn("error-code")], scenarios: ["failures-error"] },
+  { name: "error-code-dotted", fault: "error-code-dotted", fails: [trn("error-code-form")], scenarios: ["failures-error"] },
   { name: "error-code-in-subtype", fault: "error-code-in-subtype", fails: [trn("error-code-in-result")], scenarios: ["failures-error"] },
+  // Not a fault: every terminal form the contract allows ends a turn for every clause (message_stop like a success result).
+  { name: "message-stop-ends-turns", fault: "message-stop-ends-turns", fails: [], scenarios: ["basic", "failures-error", "failures-stall", "malformed", "resume"] },
   { name: "negative-usage", fault: "negative-usage", fails: [trn("usage-counts")], scenarios: ["basic"] },
   { name: "delta-before-start", fault: "delta-before-start", fails: [trn("text-blocks")], scenarios: ["basic"] },
   { name: "hide-tool-use", fault: "hide-tool-use", fails: [trn("tool-use")], scenarios: ["tools"] },

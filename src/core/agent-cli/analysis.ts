@@ -1,3 +1,5 @@
+import { carriedTags, directivesIn } from "./directives.js";
+import { contentPairing } from "./pairing.js";
 import type { ModelCall, SendEvent, StdoutEvent, Transcript, TranscriptEvent } from "./types.js";
 
 export type JsonRecord = { [key: string]: unknown };
@@ -30,6 +32,11 @@ export interface Input {
   terminals: OutLine[];
   /** A malformed line the CLI never answered before the host wrote the next line. */
   ignored: boolean;
+  /**
+   * Its terminal event came while an older line was still unanswered: the kit paired it by
+   * content (the output carries the reply the kit's model gave this line's turn tag).
+   */
+  pairedByContent?: true;
 }
 
 /** Everything one launched process did. */
@@ -47,6 +54,18 @@ export interface ProcessView {
 
 export function isTerminal(object: JsonRecord | undefined): boolean {
   return object !== undefined && (object.type === "result" || object.type === "message_stop");
+}
+
+/**
+ * The turn ended without an error: a result with is_error false, or a raw stream's
+ * message_stop. The contract lets raw streams finish with message_stop instead of the
+ * success result; it carries no error, and the Desktop marks the turn done without one
+ * (an error needs the failure form, a result with is_error true). So every clause counts a
+ * message_stop-ended turn as a completed turn, the same as a success result.
+ */
+export function endedWithoutError(terminal: OutLine | undefined): boolean {
+  const o = terminal?.object;
+  return o !== undefined && ((o.type === "result" && o.is_error === false) || o.type === "message_stop");
 }
 
 function classify(line: string): { kind: InputKind; message?: JsonRecord } {
@@ -76,14 +95,20 @@ function parseLine(event: StdoutEvent, at: number): OutLine {
   }
 }
 
+/** The malformed line has had no answer a host would read: no JSON object (a non-JSON stdout line is skipped, not rendered). */
+const unanswered = (input: Input): boolean => input.kind === "malformed" && input.terminals.length === 0 && !input.output.some((l) => l.object !== undefined);
+
 /**
  * Splits a transcript by process and attributes output to inputs: the input being answered
- * is the oldest one without its terminal event; a malformed line that is still unanswered
- * when a later line was written counts as ignored (the kit waits before writing on).
+ * is the oldest one without its terminal event, and a terminal event that carries the kit's
+ * reply to a younger pending line goes to that line (see answeredBy); a malformed line that
+ * is still unanswered when a later line was written counts as ignored (the kit waits before
+ * writing on).
  */
 export function viewProcesses(transcript: Transcript): ProcessView[] {
   const views = new Map<number, ProcessView>();
   const pending = new Map<number, Input[]>();
+  const answeredBy = contentPairing(transcript, (input) => turnTagOf(input.message), answerText);
   const view = (process: number, at: number): ProcessView => {
     let v = views.get(process);
     if (v === undefined) {
@@ -111,7 +136,7 @@ export function viewProcesses(transcript: Transcript): ProcessView[] {
       const line = parseLine(event, at);
       v.lines.push(line);
       if (line.blank) return;
-      while (queue.length > 1 && queue[0]?.kind === "malformed" && queue[0].terminals.length === 0 && queue[0].output.length === 0) {
+      while (queue.length > 1 && unanswered(queue[0] as Input)) {
         (queue.shift() as Input).ignored = true;
       }
       const current = queue[0];
@@ -120,10 +145,16 @@ export function viewProcesses(transcript: Transcript): ProcessView[] {
         return;
       }
       current.output.push(line);
-      if (isTerminal(line.object)) {
-        current.terminals.push(line);
-        queue.shift();
+      if (!isTerminal(line.object)) return;
+      const index = answeredBy(event.process, queue, current.output);
+      const owner = queue[index] as Input;
+      if (owner !== current) {
+        owner.output.push(...current.output);
+        current.output = [];
+        owner.pairedByContent = true;
       }
+      owner.terminals.push(line);
+      queue.splice(index, 1);
     }
   });
   return [...views.values()].sort((a, b) => a.process - b.process);
@@ -155,6 +186,11 @@ export function streamedText(output: readonly OutLine[]): string {
     .flatMap((o) => ((o.message as JsonRecord).content as unknown[]).filter((b): b is JsonRecord => isRecord(b) && b.type === "text"))
     .map((block) => String(block.text ?? ""))
     .join("");
+}
+
+/** What the Desktop shows of a turn's text: streamed text, then the text of each string result. */
+function answerText(output: readonly OutLine[]): string {
+  return streamedText(output) + output.map((l) => (l.object?.type === "result" && typeof l.object.result === "string" ? `\n${l.object.result}` : "")).join("");
 }
 
 /** Model calls recorded in the transcript, in order. */
@@ -210,37 +246,47 @@ export function segments(transcript: Transcript, views: readonly ProcessView[]):
 
 /**
  * Model calls that belong to a segment: for a turn the kit tagged, those whose directive
- * carries the tag (queued turns overlap in time); for an untagged one, those of its
- * process that the fixture received while the segment was open.
+ * carries the tag (queued turns overlap in time), or, when it has none of its own, the
+ * request it was merged into (one that carried its line with another's); for an untagged
+ * one, those of its process that the fixture received while the segment was open.
  */
 export function callsIn(transcript: Transcript, segment: Segment): ModelCall[] {
   const tag = turnTagOf(segment.input?.message);
-  return modelCalls(transcript)
-    .filter(({ call, t, process }) => {
-      if (process !== segment.process) return false;
-      // A tagged turn's own requests carry its tag; one without any (a CLI's internal request,
-      // such as a memory extraction) is not the conversation's turn.
-      if (tag !== undefined) return call.directive?.turn === tag;
-      return (call.startT ?? t) >= segment.from && (call.startT ?? t) <= segment.to;
-    })
-    .map(({ call }) => call);
+  const calls = modelCalls(transcript).filter(({ process }) => process === segment.process);
+  if (tag === undefined) return calls.filter(({ call, t }) => (call.startT ?? t) >= segment.from && (call.startT ?? t) <= segment.to).map(({ call }) => call);
+  // A tagged turn's own requests carry its tag; one without any (a CLI's internal request,
+  // such as a memory extraction) is not the conversation's turn.
+  const own = calls.filter(({ call }) => call.directive?.turn === tag).map(({ call }) => call);
+  if (own.length > 0) return own;
+  // Merged: a request that carried this line with another, before this turn ended (a later one
+  // that repeats the conversation in its last message is not this turn's).
+  return calls.filter(({ call, t }) => carriedTags(call).includes(tag) && (call.startT ?? t) <= segment.to).map(({ call }) => call);
+}
+
+/**
+ * The model request a tagged line was merged into, and the other lines it carried: a request
+ * of its process carried its turn tag beside another line's that had no request of its own
+ * and was still unanswered when the request came (a CLI that repeats the conversation in
+ * later requests carries only lines already answered). A CLI that joins the lines written
+ * while a turn runs into one request answers them with one terminal event.
+ */
+export function mergedInto(transcript: Transcript, segment: Segment): { call: ModelCall; others: string[] } | undefined {
+  const tag = turnTagOf(segment.input?.message);
+  if (tag === undefined) return undefined;
+  const calls = modelCalls(transcript).filter(({ process }) => process === segment.process);
+  const ownRequest = new Set(calls.flatMap(({ call }) => (call.directive?.turn !== undefined ? [call.directive.turn] : [])));
+  const inputs = viewProcesses(transcript).find((v) => v.process === segment.process)?.inputs ?? [];
+  const openAt = (other: string, at: number): boolean => inputs.some((i) => turnTagOf(i.message) === other && i.event.t <= at && (i.terminals[0]?.event.t ?? Infinity) >= at);
+  const found = calls.find(({ call, t }) => {
+    const tags = carriedTags(call);
+    return tags.length > 1 && tags.includes(tag) && tags.some((other) => other !== tag ? !ownRequest.has(other) && openAt(other, call.startT ?? t) : !ownRequest.has(other));
+  });
+  return found === undefined ? undefined : { call: found.call, others: carriedTags(found.call).filter((t) => t !== tag) };
 }
 
 /** The key=value pairs of the last `[[awp-fixture ...]]` directive in a user message (values decoded). */
 export function directiveOf(message: JsonRecord | undefined): Record<string, string> | undefined {
-  const matches = [...userText(message).matchAll(/\[\[awp-fixture((?:\s+[a-z]+=[^\s\]]*)*)\s*\]\]/g)];
-  const body = matches[matches.length - 1]?.[1];
-  if (body === undefined) return undefined;
-  const pairs: Record<string, string> = {};
-  for (const pair of body.trim().split(/\s+/).filter((p) => p.includes("="))) {
-    const eq = pair.indexOf("=");
-    try {
-      pairs[pair.slice(0, eq)] = decodeURIComponent(pair.slice(eq + 1));
-    } catch {
-      // A value that does not decode is not the kit's.
-    }
-  }
-  return pairs;
+  return directivesIn(userText(message)).at(-1);
 }
 
 /** The turn tag of the kit's fixture directive in a user message, if any. */

@@ -1,5 +1,5 @@
 import { KitError } from "../errors.js";
-import type { Buckets, Clause, ClauseResult, CountedLevel, Finding, IncompleteGroup, Judgement, Level, Summary, Verdict } from "./types.js";
+import type { Buckets, Clause, ClauseResult, CountedLevel, Finding, IncompleteGroup, Judgement, KitBound, Level, Summary, Verdict } from "./types.js";
 
 /** A pure check: judges one clause on a transcript (or any subject). */
 export interface Check<T> {
@@ -167,11 +167,24 @@ export function summarize(results: readonly ClauseResult[], deselected: number, 
     deselected,
     byLevel,
     incomplete,
+    atKitBound: results.filter((r) => bucketOf(r, level) === "failed" && failsAtKitBound(r)).length,
     stale,
     level,
     conformant: verdict === "conformant",
     verdict,
   };
+}
+
+/** The clause failed, and every one of its findings rests only on a time bound the kit chose (Finding.kitBound). */
+export function failsAtKitBound(result: ClauseResult): boolean {
+  return result.status === "fail" && result.findings.length > 0 && result.findings.every((f) => f.kitBound !== undefined);
+}
+
+/** The bounds a set of results failed at, one per option with its value and unit, in first-seen order ("--stall-timeout 180000 ms"). */
+export function kitBoundOptions(results: readonly ClauseResult[]): Omit<KitBound, "activity">[] {
+  const seen = new Map<string, Omit<KitBound, "activity">>();
+  for (const r of results) for (const f of r.findings) if (f.kitBound !== undefined && !seen.has(f.kitBound.option)) seen.set(f.kitBound.option, { option: f.kitBound.option, value: f.kitBound.value, unit: f.kitBound.unit });
+  return [...seen.values()];
 }
 
 /** Failures that count against the verdict (not expected, not flaky, of a counted level). */

@@ -61,6 +61,20 @@ export interface Finding {
   foundBy?: "scenario" | "fuzz";
   /** Found by fuzzing: the case's seed and fast-check path (its first number is the case's index), and its replay file. */
   fuzzCase?: FuzzCase;
+  /** The finding rests only on a time bound the kit chose, not on the contract: a larger bound might have seen the candidate comply. */
+  kitBound?: KitBound;
+}
+
+/** A bound the kit chose that the candidate passed: the option that moves it, its value, and what the candidate was doing then. */
+export interface KitBound {
+  /** The option of `run` that sets the bound, e.g. "--turn-timeout". */
+  option: string;
+  /** Its value in this run, in `unit`. */
+  value: number;
+  /** A time (ms) or a size (bytes). */
+  unit: "ms" | "bytes";
+  /** What the candidate was doing when the bound ran out: "still retrying: 3 model requests", "silent since 1200 ms". */
+  activity: string;
 }
 
 /** Where a fuzz finding came from: a generated case (seed and path) or a corpus file replayed first. */
@@ -136,6 +150,13 @@ export interface Summary extends Buckets {
   byLevel: Record<Level, Buckets>;
   /** Why the run is incomplete, by reason, in catalogue order; empty when it is not. */
   incomplete: IncompleteGroup[];
+  /**
+   * Of the counted failures (`failed`), those that rest only on a time bound the kit chose
+   * (every finding carries kitBound): a larger bound might have seen the candidate comply.
+   * Counted apart so a reader sees them; they still count against the verdict. Absent in
+   * reports written before the kit counted them.
+   */
+  atKitBound?: number;
   /** Expected-failure entries that no longer hold: a listed clause passed, or a pattern matched nothing. */
   stale: string[];
   level: CountedLevel;

@@ -75,8 +75,11 @@ export const WIRE_FAULTS: Readonly<Record<string, AgentFault>> = {
   },
   "success-with-is-error": fixed({ output: rewrite(isSuccess, (o) => line({ ...o, is_error: true })) }),
   "error-text": fixed({ output: rewrite(isErrorResult, (o) => line({ ...o, result: "Something went wrong!" })) }),
+  "error-code-dotted": fixed({ output: rewrite(isErrorResult, (o) => line({ ...o, result: "provider:http.500" })) }),
   // As Claude Code and Qwen Code write failures: the code only in subtype.
   "error-code-in-subtype": fixed({ output: rewrite(isErrorResult, ({ result: _result, ...o }) => line({ ...o, subtype: "error_during_execution" })) }),
+  // Not a fault: a raw stream that ends each successful turn with message_stop instead of a result.
+  "message-stop-ends-turns": fixed({ output: rewrite(isSuccess, () => line({ type: "message_stop" })) }),
   "negative-usage": fixed({ output: rewrite((o) => isResult(o) && isObj(o.usage), (o) => line({ ...o, usage: { ...(isObj(o.usage) ? o.usage : {}), output_tokens: -1 } })) }),
   "delta-before-start": fixed({ output: drop((o) => o.type === "content_block_start") }),
   // Not a fault: a CLI whose model requests offer no tools (turns/tool-use is then not applicable).

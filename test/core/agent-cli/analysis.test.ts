@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { segments, streamedText, turnTagOf, viewProcesses } from "../../../src/core/agent-cli/analysis.js";
+import { callsIn, mergedInto, segments, streamedText, turnTagOf, viewProcesses, type Segment } from "../../../src/core/agent-cli/analysis.js";
+import type { ModelCall } from "../../../src/core/agent-cli/types.js";
 import type { Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 
 let t = 0;
@@ -24,6 +25,17 @@ describe("attributing output to input lines", () => {
     expect(turn?.terminals[0]?.object?.subtype).toBe("success");
   });
 
+  it("pairs the next valid turn's result with that turn when the CLI answered a malformed line with a non-JSON stdout line", () => {
+    // What the host reads of a non-JSON line: nothing (it is skipped, not rendered). The malformed
+    // line stays unanswered, and the result after the valid line is that line's.
+    const [view] = viewProcesses(transcript([send("this is not json"), out("error: could not parse the line"), send(user("valid")), out({ type: "assistant" }), out(result())]));
+    const [malformed, turn] = view?.inputs ?? [];
+    expect(malformed?.ignored).toBe(true);
+    expect(malformed?.terminals).toEqual([]);
+    expect(turn?.terminals.map((l) => l.object?.subtype)).toEqual(["success"]);
+    expect(turn?.output.map((l) => l.object?.type)).toEqual(["assistant", "result"]);
+  });
+
   it("keeps output before any input and extra terminals apart", () => {
     const [view] = viewProcesses(transcript([out({ type: "system" }), send(user("a")), out(result()), out(result())]));
     expect(view?.unattributed.map((l) => l.object?.type)).toEqual(["system", "result"]);
@@ -38,6 +50,28 @@ describe("attributing output to input lines", () => {
     const capture: Transcript = { scenario: "cap", mode: "stream-json", stdoutOnly: true, events: [out({ type: "system" }), out(result()), out({ type: "assistant" })] };
     const segs = segments(capture, viewProcesses(capture));
     expect(segs.map((s) => [s.output.length, s.terminal !== undefined])).toEqual([[2, true], [1, false]]);
+  });
+});
+
+describe("model requests of a turn", () => {
+  const call = (seq: number, turn: string, userText: string): TranscriptEvent => ({ kind: "model", t: ++t, process: 1, call: { seq, startT: t, api: "openai", method: "POST", path: "/v1/chat/completions", stream: true, authorized: true, userText, directive: { turn }, status: 200, replyText: `R${seq}`, outcome: "complete" } as ModelCall });
+  const tagged = (text: string, tag: string): string => user(`${text} [[awp-fixture turn=${tag}]]`);
+
+  it("gives a line merged into another line's request that request, and names the merge", () => {
+    const tr = transcript([send(tagged("a", "q-1")), send(tagged("b", "q-2")), call(1, "q-2", "a [[awp-fixture turn=q-1]]\n\nb [[awp-fixture turn=q-2]]"), out(result())]);
+    const [first, second] = segments(tr, viewProcesses(tr)) as [Segment, Segment];
+    expect(callsIn(tr, first).map((c) => c.seq)).toEqual([1]);
+    expect(callsIn(tr, second).map((c) => c.seq)).toEqual([1]);
+    expect(mergedInto(tr, second)).toMatchObject({ others: ["q-1"] });
+  });
+
+  it("does not give a turn a later request that only repeats the conversation in its last message", () => {
+    // q-1 was answered without asking the model; q-2's request carries both lines (history in one message).
+    const tr = transcript([send(tagged("a", "q-1")), out(result()), send(tagged("b", "q-2")), call(1, "q-2", "a [[awp-fixture turn=q-1]]\n\nb [[awp-fixture turn=q-2]]"), out(result())]);
+    const [first, second] = segments(tr, viewProcesses(tr)) as [Segment, Segment];
+    expect(callsIn(tr, first)).toEqual([]);
+    // Nor is q-2 merged with q-1: q-1 was answered before that request came.
+    expect(mergedInto(tr, second)).toBeUndefined();
   });
 });
 

@@ -155,6 +155,28 @@ describe("what the contract leaves optional", () => {
     expect(r.get("agent-cli/turns/result-shape")?.status).toBe("not-applicable");
     expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).toBe("pass");
   });
+
+  it("counts a message_stop-ended turn as completed for every clause: its text is judged, and it serves after a model failure", () => {
+    const stop = { type: "message_stop" };
+    const basic = new Script("basic").launch().user("q").model({ replyText: "Hello there." }).deltas("Hello there.").out(stop);
+    const probe = new Script("failures-error").launch().user("x [[awp-fixture turn=fail-500 status=500]]").model({ directive: { turn: "fail-500", status: 500 }, status: 500, outcome: "error" }).failure({ subtype: "error", result: "provider_http_500" });
+    probe.user("y [[awp-fixture turn=fail-500-next]]").model({ directive: { turn: "fail-500-next" }, replyText: "Back." }).deltas("Back.").out(stop);
+    const r = results(basic, probe);
+    expect(r.get("agent-cli/fidelity/streamed-text")).toMatchObject({ status: "pass", judged: 2 });
+    expect(r.get("agent-cli/failures/model-error")).toMatchObject({ status: "pass", judged: 1 });
+    expect(r.get("agent-cli/consistency/streamed-turn-succeeds")?.status).toBe("pass");
+    // A streamed turn cut short by its own text is still judged: message_stop does not hide a truncation.
+    const cut = new Script("basic").launch().user("q").model({ replyText: "Hello there." }).deltas("Hello").out(stop);
+    expect(results(cut).get("agent-cli/fidelity/streamed-text")?.status).toBe("fail");
+  });
+
+  it("fails a model failure answered with message_stop: it ends the turn without an error, so the failure is hidden", () => {
+    const probe = new Script("failures-error").launch().user("x [[awp-fixture turn=fail-500 status=500]]").model({ directive: { turn: "fail-500", status: 500 }, status: 500, outcome: "error" }).out({ type: "message_stop" });
+    probe.user("y [[awp-fixture turn=fail-500-next]]").model({ directive: { turn: "fail-500-next" }, replyText: "Back." }).deltas("Back.").out({ type: "message_stop" });
+    const r = results(probe).get("agent-cli/failures/model-error");
+    expect(r?.status).toBe("fail");
+    expect(r?.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^after HTTP 500 the turn ended with message_stop \(after \d+\.\d s\), which ends a turn without an error: the Desktop shows it done and the failure is hidden$/)]);
+  });
 });
 
 describe("turn order", () => {
@@ -219,9 +241,22 @@ describe("queued lines merged into one turn (as Claude Code does)", () => {
     s.exit(null, true);
     const r = results(s);
     expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).toBe("fail");
-    // The wait that ran out is the kit's bound, and the finding says which option sets it.
-    expect(r.get("agent-cli/turns/one-terminal-per-turn")?.findings[0]?.message).toMatch(/ms of the turn \(--turn-timeout, the kit's bound: raise it if the CLI is only slow\)$/);
-    expect(r.get("agent-cli/turns/terminal-in-order")?.findings[0]?.message).toContain("merged into one model request");
+    // Not a wait to raise: the request that carried both lines was answered once.
+    const [merged] = r.get("agent-cli/turns/one-terminal-per-turn")?.findings ?? [];
+    expect(merged?.message).toBe("the CLI merged this line (queued-3) with queued-2 into one model request (#2, whose last user message carried both lines) and answered that request with one terminal event: this line got none of its own");
+    expect(merged?.kitBound).toBeUndefined();
+    // One cause, one finding: the order held, and terminal-in-order does not repeat the merge.
+    expect(r.get("agent-cli/turns/terminal-in-order")?.status).toBe("pass");
+  });
+
+  it("says a turn the kit stopped waiting for rests on --turn-timeout, the kit's bound, with what the CLI was doing", () => {
+    const s = new Script("queued").launch().user("a [[awp-fixture turn=queued-1]]").model({ directive: { turn: "queued-1" }, replyText: "A", userText: "a [[awp-fixture turn=queued-1]]" }).deltas("A");
+    s.events.push({ kind: "timeout", t: 5000, process: 1, waitingFor: "the terminal event of turn 1 (queued-1)", afterMs: 30000 });
+    s.events.push({ kind: "action", t: 5001, process: 1, action: "stop" });
+    s.exit(null, true);
+    const [unanswered] = results(s).get("agent-cli/turns/one-terminal-per-turn")?.findings ?? [];
+    expect(unanswered?.message).toMatch(/^no terminal event within 30000 ms of the turn \(--turn-timeout, the kit's bound, not the contract's: raise it if the CLI is only slow\); the CLI was silent since \d+ ms \(\d+\.\d s before the kit stopped waiting\)$/);
+    expect(unanswered?.kitBound).toEqual({ option: "--turn-timeout", value: 30000, unit: "ms", activity: expect.stringMatching(/^silent since \d+ ms/) });
   });
 
   it("leaves a scripted failure's own unanswered turn to agent-cli/failures", () => {
@@ -232,6 +267,14 @@ describe("queued lines merged into one turn (as Claude Code does)", () => {
     const r = results(s);
     expect(r.get("agent-cli/failures/model-stall")?.status).toBe("fail");
     expect(r.get("agent-cli/turns/one-terminal-per-turn")?.status).not.toBe("fail");
+  });
+});
+
+describe("a malformed line answered with a non-JSON stdout line", () => {
+  it("pairs the next valid turn's result with that turn, as everywhere else: the CLI survived", () => {
+    const s = new Script("malformed").launch().send("this is not json").out("error: that line is not JSON").user("Valid question.").model({ replyText: "Fine." }).deltas("Fine.").success("Fine.");
+    const r = results(s).get("agent-cli/input/survives-malformed-line");
+    expect(r).toMatchObject({ status: "pass", judged: 1, findings: [] });
   });
 });
 
@@ -264,10 +307,24 @@ describe("error codes", () => {
     expect(results(new Script("failures").launch().user("x").success("fine")).get("agent-cli/turns/error-code")).toMatchObject({ status: "not-applicable", reason: "no error result was written" });
   });
 
+  it("takes a code in another form than the reference's as a code (the contract gives none): only the SHOULD on the reference's form fails", () => {
+    const r = failed({ subtype: "error", result: "anthropic:http.500" });
+    expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");
+    expect(r.get("agent-cli/turns/error-code-in-result")?.status).toBe("pass");
+    const form = r.get("agent-cli/turns/error-code-form");
+    expect(form).toMatchObject({ status: "fail", level: "SHOULD" });
+    expect(form?.findings[0]?.message).toBe("the error code \"anthropic:http.500\" is not in the upstream reference CLI's form (letters, digits, _ : -, at most 160); the contract sets no form, hence SHOULD");
+    // A sentence is no code in any form: the MUST fails, and the form is not judged again.
+    const sentence = failed({ subtype: "error", result: "The model failed." });
+    expect(sentence.get("agent-cli/turns/error-code")?.status).toBe("fail");
+    expect(sentence.get("agent-cli/turns/error-code-form")?.status).toBe("not-applicable");
+  });
+
   it("passes both clauses with the code in result", () => {
     const r = failed({ subtype: "error", result: "provider_http_500" });
     expect(r.get("agent-cli/turns/error-code")?.status).toBe("pass");
     expect(r.get("agent-cli/turns/error-code-in-result")?.status).toBe("pass");
+    expect(r.get("agent-cli/turns/error-code-form")?.status).toBe("pass");
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KitError } from "../../../src/core/errors.js";
-import { combineJudgements, exitCodeFor, judgeClauses, summarize, type Check } from "../../../src/core/report/judge.js";
-import type { Clause, ClauseResult, Finding, Judgement, Level } from "../../../src/core/report/types.js";
+import { combineJudgements, exitCodeFor, judgeClauses, kitBoundOptions, summarize, type Check } from "../../../src/core/report/judge.js";
+import type { Clause, ClauseResult, Finding, Judgement, KitBound, Level } from "../../../src/core/report/types.js";
 
 const clause = (id: string, level: Level = "MUST"): Clause => ({
   id,
@@ -175,11 +175,22 @@ describe("summarize and exitCodeFor", () => {
         MAY: { ...none, passed: 1, notApplicable: 1 },
       },
       incomplete: [],
+      atKitBound: 0,
       stale: [],
       level: "must",
       conformant: true,
       verdict: "conformant",
     });
+  });
+
+  it("counts apart the counted failures that rest only on a bound the kit chose; they still fail the run", () => {
+    const bound: KitBound = { option: "--stall-timeout", value: 180_000, unit: "ms", activity: "still retrying: 9 model requests" };
+    const atBound = (id: string, level: Level): ClauseResult => ({ ...result(id, level, "fail"), findings: [{ clause: id, message: "no terminal event", kitBound: bound }] });
+    const mixed: ClauseResult = { ...atBound("p/a/2", "MUST"), findings: [{ clause: "p/a/2", message: "no terminal event", kitBound: bound }, { clause: "p/a/2", message: "wrong" }] };
+    const summary = summarize([atBound("p/a/1", "MUST"), mixed, atBound("p/a/3", "SHOULD"), result("p/a/4", "MUST", "fail")], 0);
+    // Only p/a/1: p/a/2 has a finding of its own, p/a/3 is a warning at --level must, p/a/4 has no finding at a bound.
+    expect(summary).toMatchObject({ failed: 3, warnings: 1, atKitBound: 1, verdict: "not-conformant" });
+    expect(kitBoundOptions([mixed])).toEqual([{ option: "--stall-timeout", value: 180_000, unit: "ms" }]);
   });
 
   it("conformant when something was judged, no MUST failed and no MUST was skipped", () => {

@@ -13,7 +13,7 @@ import type { Finding } from "../../report/types.js";
 import { callsIn, isRecord, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
 import { modelCause } from "../causes.js";
 import type { ModelCall, Transcript } from "../types.js";
-import { finding, judgeSome, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeSome, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
 import { modelPieces } from "./fidelity.js";
 import { refusalFinding, refusedIn } from "./refused.js";
 import { allSegments } from "./turns.js";
@@ -131,7 +131,7 @@ export function blockCheck(clause: string, type: string, what: string, documente
             : `the ${what} block was dropped silently: the turn succeeded, the model request shows no trace of it and the CLI's output names it nowhere`;
           return [finding(clause, where, message, { expected: "the data or a fallback naming the block in the model request, a visible note naming it, or an error result", seen: calls.length === 0 ? show(shownText(segment.output)) : show(calls[0]?.userText) })];
         },
-        skip(cause ?? `no ${what} turn was answered: the content scenario did not reach it (see agent-cli/turns and agent-cli/session)`),
+        skip(cause ?? (ran(run, "content") ? `no ${what} turn was answered: the content scenario did not reach it (see agent-cli/turns and agent-cli/session)` : scenarioMissing(run, "content"))),
       );
     },
   };

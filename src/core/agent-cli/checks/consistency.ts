@@ -6,14 +6,14 @@
 import { GATED_SCENARIO, MANAGED_SCENARIO } from "./managed-tasks-own.js";
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { isRecord, streamedText, type OutLine, type Segment } from "../analysis.js";
+import { endedWithoutError, isRecord, streamedText, type OutLine, type Segment } from "../analysis.js";
 import type { ModelCall } from "../types.js";
 import { blockTypes } from "./blocks.js";
 import { callName, collapseRepeats, CONSISTENCY, modelTurns, noModelSide, shownToolUses, type ModelTurn, type ShownToolUse } from "./consistency-turns.js";
 import { usageCheck } from "./consistency-usage.js";
 import { modelPieces } from "./fidelity.js";
 import { finding, judgeEach, judgeSome, notApplicable, processesOf, show, type AgentRun } from "./helpers.js";
-import { allSegments } from "./turns.js";
+import { allSegments, noBlocksReason } from "./turns.js";
 
 const MAX_PER_TURN = 3;
 
@@ -59,17 +59,23 @@ const toolUseIds: Check<AgentRun> = {
     const unjudged = noModelSide(run);
     if (unjudged !== undefined) return unjudged;
     // The managed-task scenarios show their tool calls to agent-cli/managed-tasks/tool-use-shown, which judges the same ids.
-    const turns = modelTurns(run)
-      .filter((turn) => turn.transcript.scenario !== MANAGED_SCENARIO && turn.transcript.scenario !== GATED_SCENARIO)
+    const managed = (turn: ModelTurn): boolean => turn.transcript.scenario === MANAGED_SCENARIO || turn.transcript.scenario === GATED_SCENARIO;
+    const showing = modelTurns(run)
       .map((turn) => ({ ...turn, shown: shownToolUses(turn.segment.output) }))
       .filter((turn) => turn.shown.length > 0);
+    const turns = showing.filter((turn) => !managed(turn));
+    const managedBlocks = showing.filter(managed).reduce((n, turn) => n + collapseRepeats(turn.shown).length, 0);
     return judgeEach(
       turns,
       ({ transcript, shown, calls }) =>
         toolUseProblems(shown, calls)
           .slice(0, MAX_PER_TURN)
           .map(({ block, message }) => finding(`${CONSISTENCY}/tool-use-ids`, { transcript, lines: [block.line] }, message, { expected: "the id and name of one of the model's tool calls, in the model's order", seen: `id ${show(block.id)}, name ${show(block.name)}` })),
-      notApplicable("no turn showed a tool_use block"),
+      notApplicable(
+        managedBlocks > 0
+          ? `tool_use blocks were shown only in the managed-task scenarios (${managedBlocks}), whose ids and names agent-cli/managed-tasks/tool-use-shown judges; no other turn showed one`
+          : "no turn showed a tool_use block",
+      ),
     );
   },
 };
@@ -119,7 +125,7 @@ const blockSequence: Check<AgentRun> = {
         sequenceProblems(segment.output)
           .slice(0, MAX_PER_TURN)
           .map(({ line, message }) => finding(`${CONSISTENCY}/block-sequence`, { transcript, lines: [line] }, message, { expected: "one block at a time (each stopped before the next starts), deltas of the block's own kind" })),
-      notApplicable("no turn streamed content_block events"),
+      notApplicable(noBlocksReason(run)),
     ),
 };
 
@@ -136,14 +142,16 @@ const textOnly = (segment: Segment): boolean => blockTypes(segment).every((type)
 /** The turn's verdict, or undefined when it is not one the clause judges. */
 function judgeStreamedTurn(turn: ModelTurn): Finding[] | undefined {
   const result = turn.segment.terminal?.object;
-  if (result?.type !== "result" || typeof result.subtype !== "string" || typeof result.is_error !== "boolean") return undefined;
+  // A raw stream's message_stop ends the turn completed, like a success result (analysis.ts, endedWithoutError).
+  const stopped = result?.type === "message_stop";
+  if (!stopped && (result?.type !== "result" || typeof result.subtype !== "string" || typeof result.is_error !== "boolean")) return undefined;
   // A result whose subtype and is_error disagree is agent-cli/turns/result-shape's.
-  if (result.is_error !== (result.subtype !== "success")) return undefined;
+  if (!stopped && result.is_error !== (result.subtype !== "success")) return undefined;
   if (!textOnly(turn.segment) || turn.calls.length === 0 || turn.calls.some((c) => c.outcome !== "complete") || hostActedDuring(turn)) return undefined;
   const streamed = streamedText(turn.segment.output);
   const pieces = modelPieces(turn.transcript, turn.segment);
   if (!pieces.some((piece) => streamed.includes(piece))) return undefined;
-  if (result.is_error === false) return [];
+  if (endedWithoutError(turn.segment.terminal)) return [];
   const line = turn.segment.terminal as OutLine;
   return [finding(`${CONSISTENCY}/streamed-turn-succeeds`, { transcript: turn.transcript, lines: [line] }, `the model answered ${turn.calls.length === 1 ? "the turn's request" : `all ${turn.calls.length} requests of the turn`} in full and its text was streamed, yet the turn ended with an error result`, { expected: "a success result", seen: `subtype ${show(result.subtype)}, result ${show(result.result)}` })];
 }
@@ -153,7 +161,7 @@ const streamedTurnSucceeds: Check<AgentRun> = {
   judge: (run) => {
     const unjudged = noModelSide(run);
     if (unjudged !== undefined) return unjudged;
-    return judgeSome(modelTurns(run), judgeStreamedTurn, notApplicable("no text-only turn whose model requests were all answered in full streamed the model's text and ended with a result"));
+    return judgeSome(modelTurns(run), judgeStreamedTurn, notApplicable("no text-only turn whose model requests were all answered in full streamed the model's text and ended with a result or message_stop"));
   },
 };
 

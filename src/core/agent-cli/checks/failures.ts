@@ -1,9 +1,10 @@
 import type { Check } from "../../report/judge.js";
-import type { Finding } from "../../report/types.js";
-import { callsIn, directiveOf, type Segment } from "../analysis.js";
+import type { Finding, KitBound } from "../../report/types.js";
+import { callsIn, directiveOf, endedWithoutError, type Segment } from "../analysis.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
-import { finding, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeSome, processesOf, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
+import { kitBound, requestCount, seconds } from "./kit-bound.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
 const ERROR = "agent-cli/failures/model-error";
@@ -21,12 +22,15 @@ interface Probe {
   what: string;
   /** The failing turn, for notes. */
   turn: string;
+  /** The scenario that probes it, and what the model never did when no turn of it reached the model. */
+  scenario: string;
+  never: string;
   picks: (directive: Record<string, string>) => boolean;
 }
 
 const PROBES: readonly Probe[] = [
-  { clause: ERROR, what: "HTTP 500", turn: "the HTTP 500 turn", picks: (d) => Number(d.status) >= 500 },
-  { clause: STALL, what: "a stalled stream", turn: "the stalled turn", picks: (d) => d.stall === "1" },
+  { clause: ERROR, what: "HTTP 500", turn: "the HTTP 500 turn", scenario: "failures-error", never: "answered HTTP 500", picks: (d) => Number(d.status) >= 500 },
+  { clause: STALL, what: "a stalled stream", turn: "the stalled turn", scenario: "failures-stall", never: "stalled", picks: (d) => d.stall === "1" },
 ];
 
 interface Case {
@@ -52,14 +56,10 @@ function casesOf(run: AgentRun, probe: Probe): Case[] {
   });
 }
 
-export function seconds(ms: number): string {
-  return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
-}
-
-const requestCount = (n: number): string => `${n} model request${n === 1 ? "" : "s"}`;
+export { seconds };
 
 /** Why the failing turn has no terminal event: the kit's wait ran out, or the process ended. */
-function missing(c: Case): { message: string; seen: string; events: { event: TranscriptEvent; at: number }[] } {
+function missing(c: Case): { message: string; seen: string; events: { event: TranscriptEvent; at: number }[]; bound?: KitBound } {
   const input = c.segment.input;
   const view = processesOf(c.transcript).find((v) => v.process === c.segment.process);
   const after = (view?.events ?? []).filter(({ at }) => input !== undefined && at > input.at);
@@ -68,7 +68,8 @@ function missing(c: Case): { message: string; seen: string; events: { event: Tra
   const sent = input !== undefined ? [{ event: input.event as TranscriptEvent, at: input.at }] : [];
   if (timeout !== undefined && timeout.event.kind === "timeout" && (exit === undefined || timeout.at < exit.at)) {
     const bound = seconds(timeout.event.afterMs);
-    return { message: `no terminal event within ${bound} (--stall-timeout, the kit's bound); the kit stopped waiting`, seen: `still running after ${bound}, ${requestCount(c.requests)}`, events: [...sent, timeout] };
+    const activity = c.requests > 1 ? `still retrying: ${requestCount(c.requests)}` : `waiting on its ${requestCount(1)}`;
+    return { message: `no terminal event within ${bound} (--stall-timeout, the kit's bound); the kit stopped waiting`, seen: `still running after ${bound}, ${requestCount(c.requests)}`, events: [...sent, timeout], bound: kitBound("--stall-timeout", timeout.event.afterMs, activity) };
   }
   if (exit !== undefined && input !== undefined) {
     const took = seconds(exit.t - input.event.t);
@@ -85,20 +86,22 @@ function judgeCase(probe: Probe, c: Case): Finding[] | undefined {
   if (terminal === undefined || segment.input === undefined) {
     // The next turn was not sent (or only queued behind this one): nothing is said about it.
     const why = missing(c);
-    return [finding(probe.clause, { transcript, lines: segment.output.slice(-2), events: why.events, stderrOf: segment.process }, `after ${probe.what}: ${why.message}`, { expected: "one result with is_error true", seen: why.seen })];
+    const found = finding(probe.clause, { transcript, lines: segment.output.slice(-2), events: why.events, stderrOf: segment.process }, `after ${probe.what}: ${why.message}`, { expected: "one result with is_error true", seen: why.seen });
+    return [why.bound !== undefined ? { ...found, kitBound: why.bound } : found];
   }
   const found: Finding[] = [];
   const took = seconds(terminal.event.t - segment.input.event.t);
   const t = terminal.object;
-  if (!(t?.type === "result" && t.is_error === true)) {
+  if (t?.type === "message_stop") {
+    found.push(finding(probe.clause, { transcript, lines: segment.output.slice(-2) }, `after ${probe.what} the turn ended with message_stop (after ${took}), which ends a turn without an error: the Desktop shows it done and the failure is hidden`, { expected: "one result with is_error true (the contract's failure form)", seen: show(terminal.event.line) }));
+  } else if (!(t?.type === "result" && t.is_error === true)) {
     found.push(finding(probe.clause, { transcript, lines: segment.output.slice(-2) }, `after ${probe.what} the turn did not end with an error result (it ended after ${took})`, { expected: "one result with is_error true", seen: show(terminal.event.line) }));
   }
-  const n = next?.terminal?.object;
   if (next === undefined) {
     const view = processesOf(transcript).find((v) => v.process === segment.process);
     const exit = view?.exit;
     found.push(finding(probe.clause, { transcript, lines: [terminal], ...(exit ? { events: [{ event: exit as TranscriptEvent, at: exit.at }] } : {}), stderrOf: segment.process }, `after ${probe.what} the process could not be given the next turn`, { expected: "the process keeps serving", seen: exit ? `exit ${exit.code ?? exit.signal ?? "?"}` : "the next line was not written" }));
-  } else if (!(n?.type === "result" && n.is_error === false)) {
+  } else if (!endedWithoutError(next.terminal)) {
     found.push(finding(probe.clause, { transcript, lines: next.output.slice(-2) }, `the turn after ${probe.what} was not answered with success`, { expected: "the process keeps serving", seen: next.terminal ? show(next.terminal.event.line) : "no terminal event" }));
   }
   return found;
@@ -108,7 +111,7 @@ function failureCheck(probe: Probe): Check<AgentRun> {
   return {
     clause: probe.clause,
     judge: (run) =>
-      judgeSome(casesOf(run, probe), (c) => judgeCase(probe, c), skip(`no turn of the ${probe.what === "HTTP 500" ? "failures-error" : "failures-stall"} scenario reached the kit's model, so it never ${probe.what === "HTTP 500" ? "answered HTTP 500" : "stalled"}: run that scenario (--scenario failures) and see agent-cli/turns for its turns`)),
+      judgeSome(casesOf(run, probe), (c) => judgeCase(probe, c), skip(ran(run, probe.scenario) ? `no turn of the ${probe.scenario} scenario reached the kit's model, so it never ${probe.never}: see agent-cli/turns for its turns` : scenarioMissing(run, probe.scenario))),
   };
 }
 

@@ -1,12 +1,11 @@
 import type { Check } from "../../report/judge.js";
-import { callsIn, streamedText, type Segment } from "../analysis.js";
+import { callsIn, endedWithoutError, streamedText, type Segment } from "../analysis.js";
 import { modelCause } from "../causes.js";
 import type { Transcript } from "../types.js";
-import { allProcesses, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { allProcesses, captureOr, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
 import { findPiecesInOrder } from "./text-match.js";
 import { allSegments } from "./turns.js";
 
-const isSuccess = (segment: Segment): boolean => segment.terminal?.object?.type === "result" && segment.terminal.object.is_error === false;
 
 /** The texts the model returned in a turn, in the order it returned them. */
 export function modelPieces(transcript: Transcript, segment: Segment): string[] {
@@ -32,7 +31,7 @@ function showsAnotherTurn(transcript: Transcript, segment: Segment, text: string
 /** Successful turns with model text to compare, that are not another turn's answer. */
 function comparable(run: AgentRun, text: (segment: Segment) => string | undefined): { transcript: Transcript; segment: Segment; pieces: string[]; seen: string }[] {
   return allSegments(run).flatMap(({ transcript, segment }) => {
-    const seen = isSuccess(segment) ? text(segment) : undefined;
+    const seen = endedWithoutError(segment.terminal) ? text(segment) : undefined;
     if (seen === undefined) return [];
     const model = modelPieces(transcript, segment);
     // A plain stdout capture has no model side: the streamed text is what the result must carry.
@@ -54,7 +53,7 @@ export const fidelityChecks: Check<AgentRun>[] = [
           const problem = findPiecesInOrder(seen, pieces);
           return problem === undefined ? [] : [finding("agent-cli/fidelity/streamed-text", { transcript, lines: segment.output.slice(-3) }, `the model's text does not reach the streamed text intact: ${problem.message}`, { expected: show(pieces[problem.piece]), seen: show(seen) })];
         },
-        skip("no successful turn with a model reply to compare"),
+        captureOr(run, "the model's side, so what the model sent", skip("no successful turn with a model reply to compare")),
       );
     },
   },

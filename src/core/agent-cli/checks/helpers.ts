@@ -46,6 +46,31 @@ export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }
 export const skip = (reason: string): Unjudged => ({ outcome: "skip", reason });
 export const notApplicable = (reason: string): Unjudged => ({ outcome: "not-applicable", reason });
 
+/** Every transcript judged is a plain stdout capture (made outside the kit): no host side, no model side. */
+export const capturesOnly = (run: Pick<AgentRun, "transcripts">): boolean => run.transcripts.length > 0 && run.transcripts.every((t) => t.stdoutOnly === true);
+
+const recordIt = (scenario?: string): string => `record the CLI with \`awp-conformance record${scenario !== undefined ? ` --scenario ${scenario}` : ""}\` (or run it live with \`awp-conformance run\`) to judge this clause`;
+
+/** Why a clause cannot be judged on a plain stdout capture: it shows what the CLI printed, not `what`. */
+export function captureReason(what: string): string {
+  return `a plain stdout capture shows only what the CLI printed, not ${what}: ${recordIt()}`;
+}
+
+/** `otherwise`, unless the run judges only plain stdout captures: then a skip (the clause may apply; the capture cannot show it), with the capture's reason. */
+export function captureOr(run: Pick<AgentRun, "transcripts">, what: string, otherwise: Unjudged): Unjudged {
+  return capturesOnly(run) ? skip(captureReason(what)) : otherwise;
+}
+
+/** Why nothing of a scenario was judged because it is missing, and how to get it: run it (live), record it (recorded files). */
+export function scenarioMissing(run: Pick<AgentRun, "transcripts" | "offline">, scenario: string, option: string = scenario): string {
+  if (capturesOnly(run)) return `a plain stdout capture holds none of the kit's scenarios (this clause needs the ${scenario} scenario): ${recordIt(option)}`;
+  if (run.offline) return `the recorded transcripts hold no ${scenario} scenario: record it with \`awp-conformance record --scenario ${option}\` and check that file too, or run the CLI live`;
+  return `the ${scenario} scenario did not run: run it with --scenario ${option}`;
+}
+
+/** The run holds a transcript of the kit's scenario (recorded by the kit, not a plain capture). */
+export const ran = (run: Pick<AgentRun, "transcripts">, scenario: string): boolean => run.transcripts.some((t) => t.scenario === scenario && t.stdoutOnly !== true);
+
 export function judgeEach<T>(items: readonly T[], judge: (item: T) => Finding[], none: Unjudged): Judgement {
   if (items.length === 0) return none;
   return { outcome: "judged", judged: items.length, findings: items.flatMap(judge) };

@@ -1,17 +1,17 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { callsIn, userText, type ProcessView, type Segment } from "../analysis.js";
+import { callsIn, endedWithoutError, userText, type ProcessView, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
 import { FUZZ_SCENARIO, PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
 import { refusalFinding, refusedIn } from "./refused.js";
-import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeEach, judgeSome, processesOf, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
 type Seg = { transcript: Transcript; segment: Segment };
 
-const isSuccess = (segment: Segment): boolean => segment.terminal?.object?.type === "result" ? segment.terminal.object.is_error === false : segment.terminal !== undefined;
+const isSuccess = (segment: Segment): boolean => endedWithoutError(segment.terminal);
 const bodyText = (calls: readonly ModelCall[]): string => calls.map((c) => JSON.stringify(c.body ?? null)).join("\n");
 
 const ID = "agent-cli/input";
@@ -20,7 +20,6 @@ function turnsOf(run: AgentRun, scenario: string): Seg[] {
   return allSegments(run).filter(({ transcript }) => transcript.scenario === scenario);
 }
 
-const NO_MALFORMED = skip("the malformed-input scenario did not run: run it with --scenario malformed");
 /** The generator drew no malformed line for the session (the kit's draw, not the CLI's doing). */
 const NO_FUZZED_MALFORMED = skip("the generated steps held no malformed line (more --fuzz-runs make one likely)");
 
@@ -28,7 +27,7 @@ const NO_FUZZED_MALFORMED = skip("the generated steps held no malformed line (mo
 function successAnswers(transcript: Transcript, views: readonly ProcessView[]): Finding[] {
   return views.flatMap((view) =>
     view.inputs.flatMap((input) => {
-      const success = input.kind === "malformed" ? input.terminals.find((t) => t.object?.type === "result" && t.object.is_error !== true) : undefined;
+      const success = input.kind === "malformed" ? input.terminals.find((t) => endedWithoutError(t)) : undefined;
       return success ? [finding(`${ID}/survives-malformed-line`, { transcript, lines: [success], events: [{ event: input.event, at: input.at }] }, "a malformed line was answered with success", { expected: "no answer, or one error result" })] : [];
     }),
   );
@@ -86,7 +85,7 @@ export const inputChecks: Check<AgentRun>[] = [
           }
           return found;
         },
-        run.transcripts.some((t) => t.scenario === FUZZ_SCENARIO) ? NO_FUZZED_MALFORMED : NO_MALFORMED,
+        run.transcripts.some((t) => t.scenario === FUZZ_SCENARIO) ? NO_FUZZED_MALFORMED : skip(scenarioMissing(run, "malformed")),
       ),
   },
   {
@@ -106,7 +105,7 @@ export const inputChecks: Check<AgentRun>[] = [
           }
           return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
         },
-        skip("no text-only turn was answered in the content scenario: run it with --scenario content (see agent-cli/turns for unanswered turns)"),
+        skip(ran(run, "content") ? "no text-only turn was answered in the content scenario (see agent-cli/turns for unanswered turns)" : scenarioMissing(run, "content")),
       );
     },
   },
@@ -133,7 +132,7 @@ export const inputChecks: Check<AgentRun>[] = [
           const leaked = path !== undefined && bodyText(callsIn(transcript, segment)).includes(path);
           return leaked ? [finding(`${ID}/mcp-config`, where, "the --mcp-config path reached the model as prompt text", { seen: path })] : [];
         },
-        skip(cause ?? "the --mcp-config scenario did not run: run it with --scenario mcp"),
+        skip(cause ?? (ran(run, "mcp") ? "no turn of the --mcp-config scenario was answered or ended by an exit (see agent-cli/turns/one-terminal-per-turn)" : scenarioMissing(run, "mcp"))),
       );
     },
   },

@@ -9,7 +9,7 @@ import { finding, judgeSome, show, skip, type AgentRun, type Unjudged } from "./
 import { withoutBlocked } from "./managed-tasks-api.js";
 import { callCause } from "./managed-tasks-causes.js";
 import { isRecord, type OutLine } from "../analysis.js";
-import { seconds } from "./failures.js";
+import { kitBound, seconds } from "./kit-bound.js";
 import { eventAt, extraTerminals, followUp, managedTurns, resultFor, toolResults, turnName, type ManagedTurn, type SeenCall, type ToolCallSeen } from "./managed-tasks-view.js";
 
 const ID = "agent-cli/managed-tasks";
@@ -93,7 +93,10 @@ function judgeBounded(run: AgentRun, { turn, call }: Case): Finding[] {
   else if (result === undefined) found.push(finding(BOUNDED, where, `${turnName(turn)}: the follow-up request carries no tool result tied to call ${call.id}`, { expected: "the output, cut, in the tool result" }));
   else {
     const bytes = utf8Bytes(result.text);
-    if (bytes > limit) found.push(finding(BOUNDED, where, `${turnName(turn)}: a task stdout of ${size} bytes reached the model as a tool result of ${bytes} bytes, over the kit's bound of ${limit} bytes (--task-output-limit)`, { expected: `at most ${limit} bytes`, seen: `${bytes} bytes` }));
+    if (bytes > limit) {
+      const over = finding(BOUNDED, where, `${turnName(turn)}: a task stdout of ${size} bytes reached the model as a tool result of ${bytes} bytes, over the kit's bound of ${limit} bytes (--task-output-limit)`, { expected: `at most ${limit} bytes`, seen: `${bytes} bytes` });
+      found.push({ ...over, kitBound: kitBound("--task-output-limit", limit, `sending the model a tool result of ${bytes} bytes`, "bytes") });
+    }
     else {
       const body = utf8Bytes(JSON.stringify(next.call.body) ?? "");
       if (body >= size) found.push(finding(BOUNDED, where, `${turnName(turn)}: the tool result is cut, but the follow-up request is ${body} bytes: the ${size}-byte stdout reached the model another way`, { expected: `a request well under ${size} bytes`, seen: `${body} bytes` }));
@@ -121,7 +124,10 @@ function judgeWait(run: AgentRun, { turn, call }: Case): Finding[] | undefined {
   if (stopped === undefined) return [finding(WAIT, { ...where, lines: turn.segment.output.slice(-2), stderrOf: turn.segment.process }, `${turnName(turn)}: the CLI never stopped waiting for the pending task: no follow-up request and no terminal event`, { expected: `the wait abandoned within ${bound} of the submission` })];
   const found: Finding[] = [];
   const after = stopped - submission.t;
-  if (stopped > deadline) found.push(finding(WAIT, where, `${turnName(turn)}: the CLI stopped waiting for the pending task ${seconds(after)} after submitting it, past ${bound}`, { expected: `within ${seconds(deadline - submission.t)}`, seen: seconds(after) }));
+  if (stopped > deadline) {
+    const late = finding(WAIT, where, `${turnName(turn)}: the CLI stopped waiting for the pending task ${seconds(after)} after submitting it, past ${bound}`, { expected: `within ${seconds(deadline - submission.t)}`, seen: seconds(after) });
+    found.push({ ...late, kitBound: kitBound("--task-wait-slack", slack, `still waiting for the pending task (it stopped ${seconds(after)} after submitting it)`) });
+  }
   const result = resultFor(next, call.id);
   if (next === undefined) found.push(finding(WAIT, { ...where, lines: terminalLines(turn) }, `${turnName(turn)}: the CLI ended the turn without telling the model that the task timed out (${ending(turn)})`, { expected: "a follow-up tool result saying the wait timed out" }));
   else if (result === undefined || !TIMEOUT_WORD.test(result.text)) found.push(finding(WAIT, where, `${turnName(turn)}: the follow-up ${result === undefined ? `carries no tool result tied to call ${call.id}` : "tool result does not say the wait timed out"}`, { expected: 'a tool result saying "timeout" or "timed out"', seen: show(result?.text, 200) }));

@@ -5,13 +5,14 @@
  */
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { isRecord, type OutLine } from "../analysis.js";
+import { callsIn, isRecord, type OutLine } from "../analysis.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
 import type { TaskPlan } from "../types.js";
 import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { withoutBlocked } from "./managed-tasks-api.js";
 import { callCause } from "./managed-tasks-causes.js";
 import { eventAt, extraTerminals, followUp, jsonEqual, managedTurns, nextTurn, turnName, type ManagedTurn, type ToolCallSeen } from "./managed-tasks-view.js";
+import { kitBound, requestCount } from "./kit-bound.js";
 import { missingTerminal } from "./turns.js";
 
 const ID = "agent-cli/managed-tasks";
@@ -50,7 +51,11 @@ function noTerminal(run: AgentRun, turn: ManagedTurn, context: string): string |
 function oneTerminal(run: AgentRun, clause: string, turn: ManagedTurn, context: string): Finding[] | undefined {
   if (turn.segment.terminal === undefined) {
     const message = noTerminal(run, turn, context);
-    return message === undefined ? undefined : [finding(clause, { transcript: turn.transcript, lines: turn.segment.output.slice(-2), stderrOf: turn.segment.process }, `${turnName(turn)}: ${message}`, { expected: "exactly one terminal event" })];
+    if (message === undefined) return undefined;
+    const found = finding(clause, { transcript: turn.transcript, lines: turn.segment.output.slice(-2), stderrOf: turn.segment.process }, `${turnName(turn)}: ${message}`, { expected: "exactly one terminal event" });
+    // The kit waited --turn-timeout (its own bound) for the turn; an exit is no bound's doing.
+    const waited = missingTerminal(turn.transcript, turn.segment) === "waiting";
+    return [waited ? { ...found, kitBound: kitBound("--turn-timeout", run.turnTimeoutMs, `still in the turn ${context}: ${requestCount(callsIn(turn.transcript, turn.segment).length)}`) } : found];
   }
   const extra = extraTerminals(turn);
   return extra.length === 0 ? [] : [finding(clause, { transcript: turn.transcript, lines: [turn.segment.terminal, ...extra].slice(0, 4) }, `${turnName(turn)}: ${extra.length + 1} terminal events answer the turn ${context}`, { expected: "exactly one terminal event" })];

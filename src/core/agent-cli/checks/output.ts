@@ -2,7 +2,7 @@ import type { Check } from "../../report/judge.js";
 import { LIMITS } from "../launch.js";
 import { isRecord, type OutLine, type ProcessView } from "../analysis.js";
 import { DEFAULT_BOUNDS, SHORT_QUIET_MS } from "../scenarios.js";
-import { allProcesses, finding, judgeEach, show, skip, type AgentRun, type Scoped } from "./helpers.js";
+import { allProcesses, captureOr, finding, judgeEach, show, skip, type AgentRun, type Scoped } from "./helpers.js";
 import { gatedRefusal } from "./managed-tasks-own.js";
 
 const ID = "agent-cli/output";
@@ -56,7 +56,7 @@ export const outputChecks: Check<AgentRun>[] = [
           const watched = secondsText(watchedMs(item));
           return early.length === 0 ? [] : [finding(`${ID}/silent-before-input`, { transcript, lines: early.slice(0, 3) }, `${early.length} stdout line(s) before the first input line was written (stdout was watched for ${watched} after launch)`, { expected: "no output until the first line arrives" })];
         },
-        skip("no process received an input line"),
+        captureOr(run, "the input lines the host wrote, so what came before the first", skip("no process received an input line")),
       ),
   },
   {

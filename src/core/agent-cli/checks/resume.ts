@@ -1,8 +1,8 @@
 import type { Check } from "../../report/judge.js";
-import { callsIn, userText } from "../analysis.js";
+import { callsIn, endedWithoutError, userText } from "../analysis.js";
 import { modelCause } from "../causes.js";
 import type { Transcript } from "../types.js";
-import { finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { finding, judgeEach, notApplicable, processesOf, scenarioMissing, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { allSegments } from "./turns.js";
 
 const ID = "agent-cli/resume";
@@ -32,13 +32,14 @@ function resumed(run: AgentRun): Resumed[] {
  */
 function none(run: AgentRun): Unjudged {
   const scenario = run.transcripts.find((t) => t.scenario === "resume" && t.stdoutOnly !== true);
+  if (scenario === undefined) return skip(scenarioMissing(run, "resume"));
   const first = scenario === undefined ? undefined : processesOf(scenario)[0];
   const reported = first?.lines.some((l) => typeof l.object?.session_id === "string") ?? false;
   const answered = first?.inputs.some((i) => i.kind === "user" && i.terminals.length > 0) ?? false;
   // Without an answered first turn, the kit cannot tell whether the CLI would have reported an id.
   if (first !== undefined && !reported && !answered) return skip("the resume scenario's first process answered no turn, so the kit had no session to resume (see agent-cli/turns/one-terminal-per-turn)");
   if (first !== undefined && !reported) return notApplicable("the first process reported no session_id, so there is nothing to resume: resume is optional in the contract");
-  return skip("no process was relaunched with --resume: the resume scenario needs a valid session_id from its first process (see agent-cli/session) and runs with --scenario resume");
+  return skip("no process was relaunched with --resume: the resume scenario needs a valid session_id from its first process (see agent-cli/session)");
 }
 
 function resumedTurn(run: AgentRun, r: Resumed) {
@@ -53,7 +54,7 @@ export const resumeChecks: Check<AgentRun>[] = [
         resumed(run),
         (r) => {
           const turn = resumedTurn(run, r);
-          const ok = turn?.terminal?.object?.type === "result" ? turn.terminal.object.is_error === false : turn?.terminal !== undefined;
+          const ok = endedWithoutError(turn?.terminal);
           return ok ? [] : [finding(`${ID}/accepts-id`, { transcript: r.transcript, lines: turn?.output.slice(-2) ?? [] }, `launched with --resume ${r.id}, the CLI did not answer a turn with success`, { seen: show(turn?.terminal?.object?.result) })];
         },
         none(run),
@@ -68,7 +69,7 @@ export const resumeChecks: Check<AgentRun>[] = [
           const line = processesOf(r.transcript).find((v) => v.process === r.process)?.lines.find((l) => typeof l.object?.session_id === "string" && l.object.session_id !== r.id);
           return line === undefined ? [] : [finding(`${ID}/keeps-id`, { transcript: r.transcript, lines: [line] }, "the resumed process reports another session_id", { expected: show(r.id), seen: show(line.object?.session_id) })];
         },
-        notApplicable("the resumed process reported no session_id: the id is optional"),
+        resumed(run).length === 0 ? none(run) : notApplicable("the resumed process reported no session_id: the id is optional"),
       ),
   },
   {

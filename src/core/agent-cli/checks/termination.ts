@@ -3,7 +3,8 @@ import type { Judgement } from "../../report/types.js";
 import { howFound, leftoverSeen, NO_PROC_REASON } from "../../leftovers.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { LeftoversEvent, TranscriptEvent } from "../types.js";
-import { finding, judgeSome, liveTranscripts, processesOf, skip, type AgentRun } from "./helpers.js";
+import { finding, judgeSome, liveTranscripts, processesOf, scenarioMissing, skip, type AgentRun } from "./helpers.js";
+import { kitBound } from "./kit-bound.js";
 
 /** The Desktop follows SIGTERM with SIGKILL after this long (upstream facts): the SIGTERM clauses' bound. */
 export const SIGTERM_GRACE_MS = 3000;
@@ -19,7 +20,8 @@ export const TERMINATION_BOUNDS: Readonly<Record<string, readonly number[]>> = {
 
 type Trigger = (event: TranscriptEvent) => boolean;
 
-function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: (run: AgentRun) => number, what: string): Check<AgentRun> {
+/** `option`: the kit's option that sets the bound, when the kit chose it (a failure then rests on the kit's bound, and says so). */
+function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: (run: AgentRun) => number, what: string, option?: string): Check<AgentRun> {
   return {
     clause,
     judge: (run) => {
@@ -43,9 +45,10 @@ function exitCheck(clause: string, scenario: string, trigger: Trigger, limitMs: 
           // The kit ended the process before the bound ran out (--run-timeout): nothing to judge.
           if (exit !== undefined && exit.killedByKit && took !== undefined && took < limit) return undefined;
           const seen = exit === undefined ? "still running" : exit.killedByKit ? `still running after ${Math.round(took ?? 0)} ms; the kit killed it` : `exited after ${Math.round(took ?? 0)} ms`;
-          return [finding(clause, { transcript, events: [start, ...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : [])], stderrOf: view.process }, `the process did not exit within ${limit} ms of ${what}`, { expected: `exit within ${limit} ms`, seen })];
+          const found = finding(clause, { transcript, events: [start, ...(exit ? [{ event: exit as TranscriptEvent, at: exit.at }] : [])], stderrOf: view.process }, `the process did not exit within ${limit} ms of ${what}`, { expected: `exit within ${limit} ms`, seen });
+          return [option === undefined ? found : { ...found, kitBound: kitBound(option, limit, seen) }];
         },
-        skip(`the ${scenario} scenario did not run`),
+        skip(scenarioMissing(run, scenario)),
       );
     },
   };
@@ -79,9 +82,9 @@ function judgeLeftovers(run: AgentRun): Judgement {
 const isSigterm: Trigger = (e) => e.kind === "action" && e.action === "sigterm";
 
 export const terminationChecks: Check<AgentRun>[] = [
-  exitCheck(SHUTDOWN, "shutdown", (e) => e.kind === "send" && e.line.replace(/\s/g, "") === '{"type":"shutdown"}', (run) => boundsOf(run).shutdownTimeoutMs, "the shutdown line"),
+  exitCheck(SHUTDOWN, "shutdown", (e) => e.kind === "send" && e.line.replace(/\s/g, "") === '{"type":"shutdown"}', (run) => boundsOf(run).shutdownTimeoutMs, "the shutdown line", "--shutdown-timeout"),
   exitCheck("agent-cli/termination/sigterm-idle", "sigterm-idle", isSigterm, () => SIGTERM_GRACE_MS, "SIGTERM"),
   exitCheck("agent-cli/termination/sigterm-mid-turn", "sigterm-mid-turn", isSigterm, () => SIGTERM_GRACE_MS, "SIGTERM"),
-  exitCheck("agent-cli/termination/stdin-eof", "basic", (e) => e.kind === "action" && e.action === "close-stdin", (run) => run.turnTimeoutMs, "the end of stdin"),
+  exitCheck("agent-cli/termination/stdin-eof", "basic", (e) => e.kind === "action" && e.action === "close-stdin", (run) => run.turnTimeoutMs, "the end of stdin", "--turn-timeout"),
   { clause: NO_LEFTOVERS, judge: judgeLeftovers },
 ];

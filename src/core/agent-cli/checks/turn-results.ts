@@ -3,7 +3,16 @@ import type { JsonRecord, OutLine } from "../analysis.js";
 import type { Transcript } from "../types.js";
 import { allProcesses, notApplicable, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 
-const ERROR_CODE = /^[a-z0-9_:-]{1,160}$/;
+/**
+ * A machine-readable code, as the contract asks and leaves open: one token of printable
+ * characters, no whitespace (a sentence is text for people, not a code).
+ */
+const CODE_TOKEN = /^[^\s\p{Cc}]+$/u;
+/**
+ * The upstream reference CLI's form of its codes (not the contract's: the contract gives none):
+ * its publicError keeps a message that matches this, case-insensitively, as a code.
+ */
+export const REFERENCE_CODE = /^[a-z0-9_:-]{1,160}$/iu;
 
 /** A result event the CLI wrote, with its line and transcript. */
 export interface ResultEvent {
@@ -37,13 +46,20 @@ export function unjudgedErrors(flagged: ResultEvent[]): Unjudged {
   return skip(`every error result (is_error true) said subtype ${show(flagged[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
 }
 
-export const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && ERROR_CODE.test(r.result);
+export const codeInResult = (r: JsonRecord): boolean => typeof r.result === "string" && CODE_TOKEN.test(r.result);
 
 /**
- * The Desktop's error text is result when it is a string, else cc_<subtype>: a specific
- * subtype (not the generic "error") is a machine-readable code when result is absent.
+ * The code the Desktop shows for an error result: result when it is a string, else the
+ * subtype (shown as cc_<subtype>), which names something only when it is specific (not the
+ * generic "error").
  */
+export function codeOf(r: JsonRecord): string | undefined {
+  if (typeof r.result === "string") return r.result;
+  return typeof r.subtype === "string" && r.subtype !== "error" ? r.subtype : undefined;
+}
+
+/** The error result names a machine-readable code (see CODE_TOKEN). */
 export function hasCode(r: JsonRecord): boolean {
-  if (typeof r.result === "string") return codeInResult(r);
-  return typeof r.subtype === "string" && ERROR_CODE.test(r.subtype) && r.subtype !== "error";
+  const code = codeOf(r);
+  return code !== undefined && CODE_TOKEN.test(code);
 }

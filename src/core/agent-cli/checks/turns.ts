@@ -3,11 +3,12 @@ import type { Finding } from "../../report/types.js";
 import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, userTurns, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
 import { exitedAtStart, modelCause } from "../causes.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
-import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
+import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
-import { allProcesses, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
+import { allProcesses, captureOr, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
-import { codeInResult, errorResults, flaggedErrors, hasCode, results, unjudgedErrors } from "./turn-results.js";
+import { codeInResult, codeOf, errorResults, flaggedErrors, hasCode, REFERENCE_CODE, results, unjudgedErrors } from "./turn-results.js";
+import { mergedFinding, orderFindings, unansweredFinding } from "./turn-pairing.js";
 
 const ID = "agent-cli/turns";
 
@@ -105,13 +106,27 @@ export function offeredTools(call: ModelCall): string[] {
   });
 }
 
-/** Why the kit's model never called a tool: the fixture only calls tools the CLI offered. */
+/**
+ * Why no turn holds a tool call this clause judges: the kit's model called only the
+ * managed-task tool (judged by its own clause), called none of the tools offered (the fixture
+ * only calls tools the CLI offered, never one that runs commands), or was offered none.
+ */
 function noToolCallReason(run: AgentRun): string {
   const calls = run.transcripts.flatMap((t) => modelCalls(t).map(({ call }) => call));
+  const why = calls.find((c) => c.toolSkipped !== undefined)?.toolSkipped;
+  const managed = calls.filter((c) => c.toolCall?.name === MANAGED_TOOL).length;
+  if (managed > 0) {
+    return `the kit's model called only the managed-task tool ${MANAGED_TOOL} (${managed} call${managed === 1 ? "" : "s"}), which agent-cli/managed-tasks/tool-use-shown judges, and no other tool${why !== undefined ? `: ${why}` : ""}`;
+  }
   const offered = [...new Set(calls.flatMap((c) => c.toolsOffered ?? offeredTools(c)))];
   if (offered.length === 0) return "the CLI offered its model no tools, and the kit's model only calls tools the CLI offered";
-  const why = calls.find((c) => c.toolSkipped !== undefined)?.toolSkipped;
   return `the kit's model called none of the tools the CLI offered (${offered.slice(0, 8).join(", ")}${offered.length > 8 ? ", ..." : ""})${why !== undefined ? `: ${why}` : ""}`;
+}
+
+/** Why no turn streamed content_block events: none came, or they came wrapped in stream_event (Claude Code's --include-partial-messages), which the Desktop ignores. */
+export function noBlocksReason(run: AgentRun): string {
+  const wrapped = allProcesses(run).reduce((n, { item }) => n + item.lines.filter((l) => l.object?.type === "stream_event" && isRecord(l.object.event) && typeof l.object.event.type === "string" && l.object.event.type.startsWith("content_block_")).length, 0);
+  return wrapped === 0 ? "no turn streamed content_block events" : `no turn streamed content_block events at the top level; ${wrapped} came wrapped in stream_event, which the Desktop ignores (the contract's raw events stand alone on a line)`;
 }
 
 export const turnChecks: Check<AgentRun>[] = [
@@ -128,9 +143,8 @@ export const turnChecks: Check<AgentRun>[] = [
         .flatMap(({ transcript, item }) => item.unattributed.filter((l) => (l.object?.type === "result" || l.object?.type === "message_stop") && !ownsTerminal(transcript, item.process, userTurns(item).filter((u) => u.at < l.at).pop()?.message)).map((line) => ({ transcript, line })));
       const judged = judgeEach(
         live,
-        ({ transcript, segment }) =>
-          segment.terminal !== undefined ? [] : [finding(`${ID}/one-terminal-per-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, `no terminal event within ${run.turnTimeoutMs} ms of the turn (--turn-timeout, the kit's bound: raise it if the CLI is only slow)`, { expected: "one result (or message_stop)" })],
-        skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)"),
+        ({ transcript, segment }) => (segment.terminal !== undefined ? [] : [mergedFinding(transcript, segment) ?? unansweredFinding(run, transcript, segment)]),
+        captureOr(run, "the user lines the host wrote", skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)")),
       );
       if (judged.outcome !== "judged") return judged;
       const extra = strays.map(({ transcript, line }) => finding(`${ID}/one-terminal-per-turn`, { transcript, lines: [line] }, "a second terminal event answers a turn that was already answered", { expected: "exactly one terminal event per turn" }));
@@ -148,32 +162,11 @@ export const turnChecks: Check<AgentRun>[] = [
         if (next === undefined || next.transcript !== transcript || next.segment.process !== segment.process || segment.terminal === undefined || transcript.stdoutOnly) return [];
         const tag = turnTagOf(next.segment.input?.message);
         if (tag === undefined) return [];
-        const early = transcript.events.flatMap((e) => (e.kind === "model" && e.process === segment.process && e.call.directive?.turn === tag && (e.call.startT ?? e.t) < (segment.terminal?.event.t ?? 0) ? [e] : []));
+        const early = callsIn(transcript, next.segment).filter((call) => (call.startT ?? 0) < (segment.terminal?.event.t ?? 0));
         const own = callsIn(transcript, segment)[0];
         return [{ transcript, segment, next: next.segment, early, own, tag }];
       });
-      return judgeEach(
-        pairs,
-        ({ transcript, segment, early, own, tag }) => {
-          const first = early[0];
-          if (first === undefined) return [];
-          const at = (call: ModelCall | undefined): number => Math.round(call?.startT ?? 0);
-          const mine = turnTagOf(segment.input?.message);
-          const merged = mine !== undefined && new RegExp(`turn=${mine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|\\])`).test(first.call.userText);
-          const overtook = own === undefined || (first.call.startT ?? first.t) < (own.startT ?? 0);
-          // The kit reads the terminal line and the next turn's model request on different sockets of one
-          // event loop: a CLI that wrote its result and then asked the model can be seen the other way round,
-          // by as much as a busy loop delays one of them. Within ORDER_SKEW_MS that is no evidence.
-          if (!merged && !overtook && (first.call.startT ?? first.t) >= (segment.terminal?.event.t ?? 0) - boundsOf(run).orderSkewMs) return [];
-          const message = merged
-            ? `this turn and the next (${tag}) were merged into one model request, answered by one terminal event`
-            : overtook
-              ? `answered out of order: the model received turn ${tag}'s request before this turn's`
-              : `the next turn (${tag}) was sent to the model before this turn's terminal event`;
-          return [finding(`${ID}/terminal-in-order`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, message, { expected: "turns answered one after the other", seen: `model call #${first.call.seq} (turn ${tag}) at ${at(first.call)} ms${own !== undefined ? `, this turn's first call #${own.seq} at ${at(own)} ms` : ""}, terminal at ${Math.round(segment.terminal?.event.t ?? 0)} ms` })];
-        },
-        notApplicable("no two consecutive turns with model calls to compare"),
-      );
+      return judgeEach(pairs, orderFindings(run), captureOr(run, "the user lines the host wrote or the model requests", notApplicable("no two consecutive turns with model calls to compare")));
     },
   },
   {
@@ -186,7 +179,7 @@ export const turnChecks: Check<AgentRun>[] = [
           const exit = processesOf(transcript).find((v) => v.process === segment.process)?.exit;
           return [finding(`${ID}/no-exit-mid-turn`, { transcript, lines: segment.output.slice(-2), stderrOf: segment.process, ...(exit ? { events: [{ event: exit, at: exit.at }] } : {}) }, "the process exited before the turn's terminal event", { expected: "a terminal event first" })];
         },
-        skip("no user turn was sent"),
+        captureOr(run, "the user lines the host wrote or how the process ended", skip("no user turn was sent")),
       ),
   },
   {
@@ -211,7 +204,7 @@ export const turnChecks: Check<AgentRun>[] = [
       return judgeEach(
         errorResults(flagged),
         ({ transcript, line, result }) =>
-          hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one, and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) matching ^[a-z0-9_:-]{1,160}$", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
+          hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one (text with spaces is for people), and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) holding one code: a single token without whitespace", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
         unjudgedErrors(flagged),
       );
     },
@@ -223,6 +216,18 @@ export const turnChecks: Check<AgentRun>[] = [
         errorResults(flaggedErrors(run)).filter(({ result }) => hasCode(result)),
         ({ transcript, line, result }) =>
           codeInResult(result) ? [] : [finding(`${ID}/error-code-in-result`, { transcript, lines: [line] }, `the error result carries its code only in subtype ${show(result.subtype)}; the Desktop shows cc_${String(result.subtype)}`, { expected: "the code in result, as the contract's failure form has it", seen: `result ${show(result.result)}` })],
+        notApplicable("no error result with a machine-readable code was written"),
+      ),
+  },
+  {
+    clause: `${ID}/error-code-form`,
+    judge: (run) =>
+      judgeEach(
+        errorResults(flaggedErrors(run)).filter(({ result }) => hasCode(result)),
+        ({ transcript, line, result }) => {
+          const code = codeOf(result) ?? "";
+          return REFERENCE_CODE.test(code) ? [] : [finding(`${ID}/error-code-form`, { transcript, lines: [line] }, `the error code ${show(code)} is not in the upstream reference CLI's form (letters, digits, _ : -, at most 160); the contract sets no form, hence SHOULD`, { expected: "a code matching /^[a-z0-9_:-]{1,160}$/iu (the upstream reference CLI's form)", seen: show(code) })];
+        },
         notApplicable("no error result with a machine-readable code was written"),
       ),
   },
@@ -245,7 +250,7 @@ export const turnChecks: Check<AgentRun>[] = [
       judgeEach(
         allSegments(run).filter(({ segment }) => segment.output.some((l) => typeof l.object?.type === "string" && l.object.type.startsWith("content_block_"))),
         ({ transcript, segment }): Finding[] => blockProblems(segment).slice(0, 3).map(({ line, message }) => finding(`${ID}/text-blocks`, { transcript, lines: [line] }, message, { expected: "start, deltas, stop per index" })),
-        notApplicable("no turn streamed content_block events"),
+        notApplicable(noBlocksReason(run)),
       ),
   },
   {
@@ -261,7 +266,7 @@ export const turnChecks: Check<AgentRun>[] = [
         }),
         ({ transcript, segment, tool }) =>
           toolUseNames(segment.output).includes(tool) ? [] : [finding(`${ID}/tool-use`, { transcript, lines: segment.output.slice(-3) }, `the model called ${tool} but no tool_use block shows it`, { expected: `a tool_use block named ${tool}` })],
-        notApplicable(noToolCallReason(run)),
+        captureOr(run, "the model's side, so which tools the model called", notApplicable(noToolCallReason(run))),
       );
     },
   },
