@@ -1,8 +1,9 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { userTurns, type OutLine } from "../analysis.js";
-import { decisiveStderrLine, exitedAtStart } from "../causes.js";
 import { allProcesses, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { isRefused } from "./refusals.js";
+import { startChecks } from "./session-start.js";
 import { gatedRefusal } from "./managed-tasks-own.js";
 import { SESSION_ID } from "./output.js";
 
@@ -16,29 +17,13 @@ function withSessionId(lines: readonly OutLine[]): OutLine[] {
 }
 
 export const sessionChecks: Check<AgentRun>[] = [
-  {
-    clause: `${ID}/stays-up`,
-    judge: (run) =>
-      judgeEach(
-        // A managed-gated launch may refuse to start: agent-cli/managed-tasks/gated judges it.
-        allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && !gatedRefusal(transcript, item)),
-        ({ transcript, item }) => {
-          if (!exitedAtStart(item) || item.exit === undefined) return [];
-          const exit = item.exit;
-          const decisive = decisiveStderrLine(transcript, item.process);
-          const status = exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "?"}`;
-          const when = item.inputs.length === 0 || exit.at < (item.inputs[0]?.at ?? Infinity) ? "before its first input line" : "before answering its first turn";
-          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }], stderrOf: item.process }, `the process exited (${status}) ${when}${decisive !== undefined ? `; stderr says: ${decisive}` : ", with nothing on stderr"}`, { expected: "running until the conversation ends, answering each turn", seen: `exit ${status} ${Math.round(exit.t - (item.events.find(({ event }) => event.kind === "launch")?.event.t ?? 0))} ms after launch` })];
-        },
-        skip("no process was launched: see agent-cli/launch for why the kit did not start the CLI"),
-      ),
-  },
+  ...startChecks,
   {
     clause: `${ID}/init-event`,
     judge: (run) =>
       judgeEach(
-        // A managed-gated launch may refuse to start with an error result: agent-cli/managed-tasks/gated judges it.
-        allProcesses(run).filter(({ transcript, item }) => !gatedRefusal(transcript, item) && userTurns(item).some((turn) => turn.output.length > 0)),
+        // A launch refused at start (a managed-gated one may be) answers no turn: session/stays-up, or agent-cli/managed-tasks/gated, judges it.
+        allProcesses(run).filter(({ transcript, item }) => !gatedRefusal(transcript, item) && !isRefused(run, item) && userTurns(item).some((turn) => turn.output.length > 0)),
         ({ transcript, item }) => {
           const first = userTurns(item).find((turn) => turn.output.length > 0);
           const head = first?.output[0];
