@@ -183,6 +183,7 @@ const model = async (): Promise<Table> => (await import("./faults-model.js")).MO
 const consistency = async (): Promise<Table> => (await import("./faults-consistency.js")).CONSISTENCY_FAULTS;
 const processes = async (): Promise<Table> => (await import("./faults-process.js")).PROCESS_FAULTS;
 const managed = async (): Promise<Table> => (await import("./faults-managed.js")).MANAGED_FAULTS;
+const start = async (): Promise<Table> => (await import("./faults-start.js")).START_FAULTS;
 
 export const AGENT_MODULES: FaultModules<AgentFault> = {
   output: wire,
@@ -198,6 +199,7 @@ export const AGENT_MODULES: FaultModules<AgentFault> = {
   termination: processes,
   "never answers": processes,
   "managed tasks": managed,
+  "start and exit": start,
 };
 
 export const agentFault = (info: FaultInfo): Promise<AgentFault> => implementationOf(AGENT_MODULES, info);
