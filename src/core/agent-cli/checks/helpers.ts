@@ -204,4 +204,9 @@ export function show(value: unknown, max = 160): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** How to have a scenario judged: run it live, or, judging recorded files (check), record it and check that. */
+export function scenarioHint(run: Pick<AgentRun, "offline">, scenario: string): string {
+  return run.offline ? `record it (awp-conformance record --scenario ${scenario}) and check that transcript` : `run it with --scenario ${scenario}`;
+}
+
 export const OFFLINE = skip("needs a live run (recorded transcripts carry no launch configuration or kit-side timing)");

@@ -5,7 +5,7 @@ import { errorAnswers, modelCause, modelRefusal, type ModelRefusal } from "../ca
 import { PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript, TranscriptEvent } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
-import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { finding, judgeEach, judgeSome, processesOf, scenarioHint, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { flagRefusals, isRefused, ownStatus, refusalWords, type FlagRefusal } from "./refusals.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
@@ -26,9 +26,9 @@ function turnsOf(run: AgentRun, scenario: string): Seg[] {
  * Why a scenario judged nothing, in words true of the run: it did not run, its launches were
  * refused at start, or the turn it needed went unanswered.
  */
-function scenarioUnjudged(run: AgentRun, scenario: string, option: string, needed: string): Unjudged {
+function scenarioUnjudged(run: AgentRun, scenario: string, needed: string): Unjudged {
   const transcripts = run.transcripts.filter((t) => t.scenario === scenario && t.stdoutOnly !== true);
-  if (transcripts.length === 0) return skip(`the ${scenario} scenario did not run: run it with --scenario ${option}`);
+  if (transcripts.length === 0) return skip(`the ${scenario} scenario did not run: ${scenarioHint(run, scenario)}`);
   const views = transcripts.flatMap((t) => processesOf(t));
   if (views.length > 0 && views.every((view) => isRefused(run, view))) return skip(`the ${scenario} scenario's launch was refused at start (see agent-cli/session/stays-up)`);
   return skip(`${needed} in the ${scenario} scenario (see agent-cli/turns/one-terminal-per-turn for its turns)`);
@@ -111,7 +111,7 @@ export const inputChecks: Check<AgentRun>[] = [
       return judgeSome(
         run.transcripts.filter((t) => t.scenario === "malformed" && t.stdoutOnly !== true),
         (transcript) => judgeMalformed(run, transcript, cause),
-        cause !== undefined && turnsOf(run, "malformed").length > 0 ? skip(cause) : scenarioUnjudged(run, "malformed", "malformed", "no malformed line was written: the turn before them was not answered"),
+        cause !== undefined && turnsOf(run, "malformed").length > 0 ? skip(cause) : scenarioUnjudged(run, "malformed", "no malformed line was written: the turn before them was not answered"),
       );
     },
   },
@@ -130,7 +130,7 @@ export const inputChecks: Check<AgentRun>[] = [
           if (!isSuccess(segment)) return [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [] }, "a plain text turn was not answered with success", { seen: show(segment.terminal?.object?.result) })];
           return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
         },
-        scenarioUnjudged(run, "content", "content", "no text-only turn was answered"),
+        scenarioUnjudged(run, "content", "no text-only turn was answered"),
       );
     },
   },
@@ -147,7 +147,7 @@ export const inputChecks: Check<AgentRun>[] = [
       return judgeSome(
         items,
         (item): Finding[] | undefined => ("refusal" in item ? refusedMcp(item.refusal) : judgeMcpTurn(item.turn.transcript, item.turn.segment, cause)),
-        cause !== undefined && turns.length > 0 ? skip(cause) : scenarioUnjudged(run, "mcp", "mcp", "the turn launched with --mcp-config was not answered"),
+        cause !== undefined && turns.length > 0 ? skip(cause) : scenarioUnjudged(run, "mcp", "the turn launched with --mcp-config was not answered"),
       );
     },
   },

@@ -3,7 +3,7 @@ import type { Finding } from "../../report/types.js";
 import { callsIn, userText, type ProcessView, type Segment } from "../analysis.js";
 import { errorAnswers, modelCause } from "../causes.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
-import { finding, judgeEach, judgeSome, notApplicable, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { finding, judgeEach, judgeSome, notApplicable, processesOf, scenarioHint, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { flagRefusalOf, isRefused, ownStatus, refusalWords } from "./refusals.js";
 import { allSegments } from "./turns.js";
 
@@ -35,7 +35,7 @@ function resumed(run: AgentRun): Resumed[] {
  */
 function none(run: AgentRun): Unjudged {
   const scenario = run.transcripts.find((t) => t.scenario === "resume" && t.stdoutOnly !== true);
-  if (scenario === undefined) return skip("the resume scenario did not run: run it with --scenario resume");
+  if (scenario === undefined) return skip(`the resume scenario did not run, so no process was relaunched with --resume: ${scenarioHint(run, "resume")}`);
   const first = processesOf(scenario)[0];
   const reported = first?.lines.some((l) => typeof l.object?.session_id === "string") ?? false;
   const answered = first?.inputs.some((i) => i.kind === "user" && i.terminals.length > 0) ?? false;

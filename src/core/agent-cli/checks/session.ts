@@ -23,15 +23,18 @@ export const sessionChecks: Check<AgentRun>[] = [
     judge: (run) =>
       judgeEach(
         // A launch refused at start (a managed-gated one may be) answers no turn: session/stays-up, or agent-cli/managed-tasks/gated, judges it.
-        allProcesses(run).filter(({ transcript, item }) => !gatedRefusal(transcript, item) && !isRefused(run, item) && userTurns(item).some((turn) => turn.output.length > 0)),
-        ({ transcript, item }) => {
-          const first = userTurns(item).find((turn) => turn.output.length > 0);
-          const head = first?.output[0];
-          const o = head?.object;
+        allProcesses(run).flatMap(({ transcript, item }) => {
+          if (gatedRefusal(transcript, item) || isRefused(run, item)) return [];
+          // A plain stdout capture has no input lines: its first line is the session's first event.
+          const head = transcript.stdoutOnly === true ? item.lines.find((l) => !l.blank) : userTurns(item).find((turn) => turn.output.length > 0)?.output[0];
+          return head === undefined ? [] : [{ transcript, head }];
+        }),
+        ({ transcript, head }) => {
+          const o = head.object;
           if (o?.type === "system" && o.subtype === "init" && typeof o.session_id === "string") return [];
-          return [finding(`${ID}/init-event`, { transcript, lines: head ? [head] : [] }, "the first turn does not open with system/init and a session_id", { expected: '{"type":"system","subtype":"init","session_id":...}', seen: show(head?.event.line) })];
+          return [finding(`${ID}/init-event`, { transcript, lines: [head] }, "the first turn does not open with system/init and a session_id", { expected: '{"type":"system","subtype":"init","session_id":...}', seen: show(head.event.line) })];
         },
-        skip("no turn produced output"),
+        skip("no process wrote anything for a turn"),
       ),
   },
   {

@@ -4,7 +4,7 @@ import { userTurns, type ProcessView } from "../analysis.js";
 import { howFound, leftoverSeen, NO_PROC_REASON } from "../../leftovers.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { LeftoversEvent, Transcript, TranscriptEvent } from "../types.js";
-import { finding, judgeEach, judgeSome, liveTranscripts, processesOf, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { finding, judgeEach, judgeSome, liveTranscripts, processesOf, scenarioHint, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { isRefused, refusedViews } from "./refusals.js";
 
 /** The Desktop follows SIGTERM with SIGKILL after this long (upstream facts): the SIGTERM clauses' bound. */
@@ -28,7 +28,7 @@ type Trigger = (event: TranscriptEvent) => boolean;
  */
 function notTriggered(run: AgentRun, scenario: string, did: string): Unjudged {
   const transcripts = run.transcripts.filter((t) => t.scenario === scenario && t.stdoutOnly !== true);
-  if (transcripts.length === 0) return skip(`the ${scenario} scenario did not run: run it with --scenario ${scenario}`);
+  if (transcripts.length === 0) return skip(`the ${scenario} scenario did not run: ${scenarioHint(run, scenario)}`);
   const views = transcripts.flatMap((t) => processesOf(t));
   if (views.length > 0 && views.every((view) => isRefused(run, view))) return skip(`the ${scenario} scenario's launch was refused at start (see agent-cli/session/stays-up)`);
   return skip(`the kit never ${did} in the ${scenario} scenario: its process was gone, or a turn before went unanswered (see agent-cli/turns)`);
@@ -133,7 +133,7 @@ function atRest(view: ProcessView, at: number): boolean {
 function judgeCleanExit(run: AgentRun): Judgement {
   const ran = ["shutdown", "basic"].filter((name) => run.transcripts.some((t) => t.scenario === name && t.stdoutOnly !== true));
   const none = ran.length === 0
-    ? skip("neither the shutdown nor the basic scenario ran: run them with --scenario shutdown --scenario basic")
+    ? skip(`neither the shutdown nor the basic scenario ran: ${run.offline ? "record them (awp-conformance record --scenario shutdown, then basic) and check those transcripts" : "run them with --scenario shutdown --scenario basic"}`)
     : skip("no process ended by itself on the shutdown line or at the end of stdin with no turn pending (see agent-cli/termination/shutdown-line and stdin-eof for how they ended)");
   return judgeEach(
     requestedEnds(run),
