@@ -107,6 +107,14 @@ describe("a CLI that refuses to start only with one flag", () => {
     expect(run.results.find((r) => r.id === "agent-cli/session/stays-up")?.status).toBe("pass");
   });
 
+  it("fails mcp-config even when the CLI never called the kit's model (the model cause does not hide it)", () => {
+    const chat = new Script("basic").launch().user("Say hello.").out({ type: "system", subtype: "init", session_id: "s-1" }).deltas("Hello.").success().action("close-stdin").exit(0);
+    const mcp = new Script("mcp").launch(MCP_ARGV).user("A turn.").err("unknown option --mcp-config\n").out(MCP_ERROR).exit(1);
+    const results = new Map(judgeAgentRun(runOf(chat, mcp)).results.map((r) => [r.id, r]));
+    expect(results.get("agent-cli/input/mcp-config")?.status).toBe("fail");
+    expect(results.get("agent-cli/input/text-block")?.reason).toContain("never called the kit's model fixture");
+  });
+
   it("fails agent-cli/resume/accepts-id when only the launch with --resume refuses, and says so for the other resume clauses", () => {
     const resume = new Script("resume").launch().user("Remember.").out({ type: "system", subtype: "init", session_id: "s-1" }).model({ userText: "Remember." }).deltas("Ok.").success().action("close-stdin").exit(0);
     resume.launch([...ARGV, "--resume", "s-1"]).user("Which word?").err("unknown option --resume\n").out({ ...MCP_ERROR, result: "unknown_option:--resume" }).exit(1);
