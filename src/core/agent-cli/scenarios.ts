@@ -33,7 +33,7 @@ export const SCENARIOS = {
     ],
     about: "with the bridge configured, the model calls awp_run_managed_task: a task that succeeds (the call repeated), a 1 MiB output, a task that never finishes, each control-plane failure, a call in every round, then a plain turn",
   },
-  "managed-gated": { judges: ["agent-cli/managed-tasks/gated"], about: "one launch each without the bridge's opt-in, URL or key; the model would call awp_run_managed_task if offered" },
+  "managed-gated": { judges: ["agent-cli/managed-tasks/gated", "agent-cli/session/refusal-reported"], about: "one launch each without the bridge's opt-in, URL or key; the model would call awp_run_managed_task if offered" },
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;
