@@ -90,7 +90,7 @@ export const FIXTURE_HINT =
 
 export const NO_MODEL_REASON = `the CLI never called the kit's model fixture, so nothing that needs a model request could be judged: ${FIXTURE_HINT}`;
 export const UNAUTHORIZED_REASON =
-  "every request the CLI sent the kit's model fixture lacked the fixture's API key (HTTP 401), so nothing that needs a model reply could be judged (agent-cli/input/text-block fails for it): pass {{fixture.token}} as the CLI's API key, e.g. --env OPENAI_API_KEY={{fixture.token}}";
+  "every request the CLI sent the kit's model fixture lacked the fixture's API key (HTTP 401), so nothing that needs a model reply could be judged (the kit fails agent-cli/input/text-block for it): pass {{fixture.token}} as the CLI's API key, e.g. --env OPENAI_API_KEY={{fixture.token}}";
 
 /** The fixture refused the request itself (a wrong path or method, no key, a request it cannot serve), as opposed to an error a turn's directive scripted. */
 export function isRefusedCall(call: ModelCall): boolean {
@@ -133,7 +133,7 @@ export function modelRefusal(transcripts: readonly Transcript[]): ModelRefusal |
   const more = kinds.size > SHOWN_KINDS ? `; ${kinds.size - SHOWN_KINDS} more kinds` : "";
   const hints = [...new Set(calls.map(({ call }) => REFUSAL_HINTS[call.status] ?? OTHER_HINT))];
   return {
-    reason: `every request the CLI sent the kit's model fixture was refused (${shown.join("; ")}${more}), so nothing that needs a model reply could be judged (agent-cli/input/text-block fails for it): ${hints.join("; ")}`,
+    reason: `every request the CLI sent the kit's model fixture was refused (${shown.join("; ")}${more}), so nothing that needs a model reply could be judged (the kit fails agent-cli/input/text-block for it): ${hints.join("; ")}`,
     first: where,
   };
 }

@@ -54,7 +54,7 @@ describe("a model endpoint that refuses every request", () => {
     expect(text?.findings[0]?.message).toContain("the kit's model fixture refused every request the CLI sent, the first with HTTP");
     const reason = results.get("agent-cli/input/mcp-config")?.reason ?? "";
     expect(reason).toContain(`every request the CLI sent the kit's model fixture was refused (${kind}`);
-    expect(reason).toContain("agent-cli/input/text-block fails for it");
+    expect(reason).toContain("the kit fails agent-cli/input/text-block for it");
     for (const id of NEEDS_A_REPLY) expect([id, results.get(id)?.status, results.get(id)?.reason]).toEqual([id, "skip", reason]);
   });
 
