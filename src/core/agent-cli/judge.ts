@@ -45,7 +45,7 @@ export function startCause(run: AgentRun): string | undefined {
   // A run of the mcp scenario alone has no launch without the flag to compare with.
   const flag = REFUSAL_FLAGS.find((f) => views.every(({ view }) => view.argv.includes(f)));
   const compare = flag === undefined ? "" : `; every launch carried ${flag}: run the basic scenario too, so the kit can tell whether ${flag} is the cause`;
-  return `the CLI refused to start: ${who} exited before serving a turn (see agent-cli/session/stays-up); ${refusalWords(first.transcript, first.view)}${compare}: fix the launch (arguments, --mode, environment) until it serves a turn`;
+  return `the CLI refused to start: ${who} ended before serving a turn (see agent-cli/session/stays-up); ${refusalWords(first.transcript, first.view)}${compare}: fix the launch (arguments, --mode, environment) until it serves a turn`;
 }
 
 /** The options that make an agent-cli run smaller. */

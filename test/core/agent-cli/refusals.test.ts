@@ -70,7 +70,7 @@ describe("a CLI that refuses to start in every scenario", () => {
     expect(stays?.findings[0]?.message).toContain(`each of ${SCENARIOS.length} launches`);
     expect(stays?.findings[0]?.message).toContain('"result":"missing_api_base_url"');
     expect(stays?.findings[0]?.message).toContain("stderr says: awp-reference-agent-cli: AWP_REFERENCE_API_BASE_URL is not set");
-    expect(run.halted).toMatch(/^the CLI refused to start: every launch \(8\) exited before serving a turn/);
+    expect(run.halted).toMatch(/^the CLI refused to start: every launch \(8\) ended before serving a turn/);
     expect(run.halted).toContain("missing_api_base_url");
     // The refusal is reported the way the upstream reference does it.
     expect(run.results.find((r) => r.id === "agent-cli/session/refusal-reported")?.status).toBe("pass");
