@@ -62,8 +62,9 @@ export const OUTPUT_SESSION_TURN_FAULTS: readonly AgentCliCase[] = [
   { name: "partial-last-line", fault: "partial-last-line", fails: [out("no-partial-line")], scenarios: ["basic"] },
   { name: "huge-line", fault: "huge-line", fails: [out("line-size")], scenarios: ["tools"] },
   { name: "untyped-event", fault: "untyped-event", fails: [out("typed-events")], scenarios: ["basic"] },
-  { name: "exit-at-start", fault: "exit-at-start", fails: [ses("stays-up")], scenarios: ["basic"], alone: true },
-  { name: "refused-launch", fault: "refused-launch", fails: [ses("stays-up")], scenarios: ["basic", "malformed", "mcp"] },
+  // A refusal with nothing on stdout (and exit 0 for exit-at-start) also breaks how a refused start is reported.
+  { name: "exit-at-start", fault: "exit-at-start", fails: [ses("stays-up"), ses("refusal-reported")], scenarios: ["basic"], alone: true },
+  { name: "refused-launch", fault: "refused-launch", fails: [ses("stays-up"), ses("refusal-reported")], scenarios: ["basic", "malformed", "mcp"] },
   { name: "no-init", fault: "no-init", fails: [ses("init-event")], scenarios: ["basic"] },
   { name: "bad-session-id", fault: "bad-session-id", fails: [ses("id-form")], scenarios: ["basic"] },
   { name: "changing-session-id", fault: "changing-session-id", fails: [ses("stable-id")], scenarios: ["basic"] },
@@ -88,6 +89,9 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
   { name: "drop-document", fault: "drop-document", fails: [inp("document-block")], scenarios: ["content"] },
   { name: "drop-unsupported", fault: "drop-unsupported", fails: [inp("unsupported-block")], scenarios: ["content"] },
   { name: "mcp-path-as-prompt", fault: "mcp-path-as-prompt", fails: [inp("mcp-config")], scenarios: ["mcp"] },
+  // Refused only with the flag: the basic scenario's launch (without it) serves, so the flag's clause fails, not session/stays-up.
+  { name: "refuse-mcp-config", fault: "refuse-mcp-config", fails: [inp("mcp-config")], scenarios: ["basic", "mcp"] },
+  { name: "refuse-resume", fault: "refuse-resume", fails: [res("accepts-id")], scenarios: ["resume"] },
   { name: "error-after-resume", fault: "error-after-resume", fails: [res("accepts-id")], scenarios: ["resume"] },
   { name: "new-id-on-resume", fault: "new-id-on-resume", fails: [res("keeps-id")], scenarios: ["resume"] },
   { name: "forget-history", fault: "forget-history", fails: [res("history-restored")], scenarios: ["resume"] },
@@ -100,6 +104,8 @@ export const INPUT_RESUME_LIFECYCLE_FAULTS: readonly AgentCliCase[] = [
   { name: "ignore-sigterm-idle", fault: "ignore-sigterm-idle", fails: ["agent-cli/termination/sigterm-idle"], scenarios: ["sigterm-idle"] },
   { name: "ignore-sigterm-mid-turn", fault: "ignore-sigterm-mid-turn", fails: ["agent-cli/termination/sigterm-mid-turn"], scenarios: ["sigterm-mid-turn"] },
   { name: "ignore-eof", fault: "ignore-eof", fails: ["agent-cli/termination/stdin-eof"], scenarios: ["basic"], options: ["--turn-timeout", "3000"] },
+  { name: "exit-nonzero-on-shutdown", fault: "exit-nonzero-on-shutdown", fails: ["agent-cli/termination/clean-exit-status"], scenarios: ["shutdown"] },
+  { name: "exit-nonzero-on-eof", fault: "exit-nonzero-on-eof", fails: ["agent-cli/termination/clean-exit-status"], scenarios: ["basic"] },
   // A grandchild in a new session left running after every launch (src/mocks/daemon.ts).
   { name: "leave-daemon-stdout", fault: "leave-daemon-stdout", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },
   { name: "leave-daemon-stderr", fault: "leave-daemon-stderr", fails: ["agent-cli/termination/no-leftover-processes"], scenarios: ["basic"] },

@@ -4,19 +4,57 @@
  * per run, so every clause it affects is skipped with the same reason.
  */
 import { printableLine } from "../printable.js";
-import { hostEndedAt, modelCalls, userTurns, viewProcesses, type ProcessView } from "./analysis.js";
-import type { StdoutEvent, Transcript } from "./types.js";
+import { hostEndedAt, modelCalls, userTurns, viewProcesses, type OutLine, type ProcessView } from "./analysis.js";
+import type { ModelCall, StdoutEvent, Transcript } from "./types.js";
+
+/** Event types only a CLI that serves a turn writes (a result counts when it is not an error). */
+const SERVING_TYPES = new Set(["assistant", "content_block_start", "content_block_delta", "content_block_stop", "message_start", "message_delta", "message_stop", "stream_event"]);
+
+/** The error results (is_error true) a process wrote, in order. */
+export function errorAnswers(view: ProcessView): OutLine[] {
+  return view.lines.filter((line) => line.object?.type === "result" && line.object.is_error === true);
+}
 
 /**
- * The process ended on its own before answering its first user turn: before any input
- * line, or after the first turn was written but before it printed anything for it. The
- * host did not ask it to stop. A refused launch looks like this (bad arguments, missing
- * configuration), whatever moment the exit happened to come. An exit after the host closed
- * stdin is not one either: the host asked for it (a fuzzed session may end before any turn).
+ * The process wrote nothing a serving CLI writes and asked the model nothing: at most one
+ * error result (besides system events and stray text), and no line but user turns reached it
+ * before it first wrote (or ended), so it was not answering a malformed or shutdown line. A
+ * start refusal looks like this whether its answer reached the kit before or after the first
+ * input line.
+ */
+export function servedNothing(view: ProcessView): boolean {
+  if (view.events.some(({ event }) => event.kind === "model")) return false;
+  const other = view.inputs.find((input) => input.kind !== "user");
+  const spoke = view.lines.find((line) => !line.blank)?.at ?? view.exit?.at ?? Infinity;
+  if (other !== undefined && other.at < spoke) return false;
+  const serving = view.lines.some(({ object }) => object !== undefined && (object.type === "result" ? object.is_error !== true : SERVING_TYPES.has(String(object.type))));
+  return !serving && errorAnswers(view).length <= 1;
+}
+
+/** When the host first asked the process to end: the end of stdin, the shutdown line, a signal or a stop. */
+export function askedToEndAt(view: ProcessView): number | undefined {
+  const ended = hostEndedAt(view);
+  const closed = view.events.find(({ event }) => event.kind === "action" && event.action === "close-stdin")?.at;
+  return closed === undefined ? ended : ended === undefined ? closed : Math.min(closed, ended);
+}
+
+/**
+ * The process ended on its own without serving a turn: a refused launch (bad arguments,
+ * missing configuration), whatever moment the exit happened to come. Either it exited
+ * before any input line, or after the first turn was written but before it printed anything
+ * for it (the host did not ask it to stop), or it exited before the host asked it to end
+ * having written at most one error result and nothing a serving CLI writes, with no model
+ * request: a startup error printed at once reaches the kit before or after its first line,
+ * as the two processes' clocks fall. (judge.ts and the checks also count a process the host
+ * stopped meanwhile, when its answer is the same as a refusal's elsewhere in the run:
+ * checks/refusals.ts.) An exit after the host closed stdin is not one: the host asked for it
+ * (a fuzzed session may end before any turn).
  */
 export function exitedAtStart(view: ProcessView): boolean {
   const exit = view.exit;
   if (exit === undefined || exit.killedByKit) return false;
+  const asked = askedToEndAt(view);
+  if ((asked === undefined || exit.at < asked) && servedNothing(view)) return true;
   const ended = hostEndedAt(view);
   if (ended !== undefined && ended < exit.at) return false;
   if (view.events.some(({ event, at }) => event.kind === "action" && event.action === "close-stdin" && at < exit.at)) return false;
@@ -54,19 +92,73 @@ export const FIXTURE_HINT =
 
 export const NO_MODEL_REASON = `the CLI never called the kit's model fixture, so nothing that needs a model request could be judged: ${FIXTURE_HINT}`;
 export const UNAUTHORIZED_REASON =
-  "every request the CLI sent the kit's model fixture lacked the fixture's API key (HTTP 401), so nothing that needs a model reply could be judged: pass {{fixture.token}} as the CLI's API key, e.g. --env OPENAI_API_KEY={{fixture.token}}";
+  "every request the CLI sent the kit's model fixture lacked the fixture's API key (HTTP 401), so nothing that needs a model reply could be judged (the kit fails agent-cli/input/text-block for it): pass {{fixture.token}} as the CLI's API key, e.g. --env OPENAI_API_KEY={{fixture.token}}";
+
+/** The fixture refused the request itself (a wrong path or method, no key, a request it cannot serve), as opposed to an error a turn's directive scripted. */
+export function isRefusedCall(call: ModelCall): boolean {
+  return call.outcome === "bad-request" || call.outcome === "unauthorized";
+}
+
+/** What to do about each refusal status. */
+const REFUSAL_HINTS: Readonly<Record<number, string>> = {
+  401: "pass {{fixture.token}} as the CLI's API key, e.g. --env OPENAI_API_KEY={{fixture.token}}",
+  404: "the fixture answers POST /v1/chat/completions (OpenAI, base URL {{fixture.openai}}) and POST /v1/messages (Anthropic, base URL {{fixture.anthropic}}): check the path the CLI builds from the base URL it is given",
+  405: "the fixture answers POST only",
+};
+const OTHER_HINT = "the fixture's answer says what it refused, as the real API would: send the request the API documents";
+const SHOWN_KINDS = 3;
+
+export interface ModelRefusal {
+  /** The shared reason of every clause that needs a model reply. */
+  reason: string;
+  /** The first refused request, where it is in its transcript. */
+  first: { transcript: Transcript; call: ModelCall; at: number };
+}
+
+/** A refused model request in words: its status, method and path, and why (the API rule it broke, with its page, when the fixture gave one). */
+export function refusedCallText(call: ModelCall): string {
+  const why = call.refusal !== undefined ? call.refusal.replace(/^HTTP \d+: /, "") : call.error;
+  return `HTTP ${call.status} to ${call.method} ${call.path}${why !== undefined ? `: ${why}` : ""}`;
+}
 
 /**
- * Why the run has no model exchange to judge, or undefined when it has one. Decided over
- * the whole run. Plain stdout captures carry no model side at all and are judged without
- * one, so they never count as "no model".
+ * Every request the CLI sent the kit's model was refused by the fixture (HTTP 404 for a wrong
+ * path, 401 without the key, 400 for a request the API would refuse): one root cause for the
+ * whole run, or undefined when a request got through (or none was made).
+ */
+export function modelRefusal(transcripts: readonly Transcript[]): ModelRefusal | undefined {
+  const calls = transcripts.filter((t) => t.stdoutOnly !== true).flatMap((transcript) => modelCalls(transcript).map((c) => ({ ...c, transcript })));
+  const first = calls[0];
+  if (first === undefined || !calls.every(({ call }) => isRefusedCall(call))) return undefined;
+  const where = { transcript: first.transcript, call: first.call, at: first.at };
+  // A 401 for the right key in the wrong header (authorized, refused by the API's rule) is no missing key.
+  if (calls.every(({ call }) => call.outcome === "unauthorized" && !call.authorized)) return { reason: UNAUTHORIZED_REASON, first: where };
+  const kinds = new Map<string, number>();
+  for (const { call } of calls) {
+    const kind = refusedCallText(call);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const shown = [...kinds].slice(0, SHOWN_KINDS).map(([kind, n]) => `${kind}${n > 1 ? ` (×${n})` : ""}`);
+  const more = kinds.size > SHOWN_KINDS ? `; ${kinds.size - SHOWN_KINDS} more kinds` : "";
+  const hints = [...new Set(calls.map(({ call }) => REFUSAL_HINTS[call.status] ?? OTHER_HINT))];
+  return {
+    reason: `every request the CLI sent the kit's model fixture was refused (${shown.join("; ")}${more}), so nothing that needs a model reply could be judged (the kit fails agent-cli/input/text-block for it): ${hints.join("; ")}`,
+    first: where,
+  };
+}
+
+/**
+ * Why the run has no model exchange to judge, or undefined when it has one: the CLI never
+ * called the fixture, or the fixture refused every request. Decided over the whole run. Plain
+ * stdout captures carry no model side at all and are judged without one, so they never count
+ * as "no model".
  */
 export function modelCause(transcripts: readonly Transcript[]): string | undefined {
   const hosted = transcripts.filter((t) => t.stdoutOnly !== true);
   if (hosted.length === 0) return undefined;
   const calls = hosted.flatMap((t) => modelCalls(t));
   if (calls.length === 0) return NO_MODEL_REASON;
-  return calls.some(({ call }) => call.authorized) ? undefined : UNAUTHORIZED_REASON;
+  return modelRefusal(hosted)?.reason;
 }
 
 /** The kit gave up waiting for a turn's terminal event (the label of every such wait says so). */

@@ -3,9 +3,10 @@ import { judgeClauses, type JudgedClauses } from "../report/judge.js";
 import type { ClauseResult } from "../report/types.js";
 import { interruptReason } from "../interrupt.js";
 import { runTimeoutReason } from "../run-timeout.js";
-import { decisiveStderrLine, exitedAtStart, modelCause, neverAnsweredCause } from "./causes.js";
+import { modelCause, neverAnsweredCause } from "./causes.js";
 import { agentCliChecks } from "./checks/index.js";
 import { processesOf, type AgentRun } from "./checks/helpers.js";
+import { REFUSAL_FLAGS, refusalWords, refusedViews } from "./checks/refusals.js";
 import { failureNotes } from "./checks/failures.js";
 import { ignoredEvents, silenceNotes } from "./checks/output.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioStop } from "./scenarios.js";
@@ -30,14 +31,21 @@ export const MODEL_CLAUSES = [
 /** Clauses judged before, or about, the start itself: a refused start does not make them unjudgeable. */
 const START_CLAUSES = /^agent-cli\/(launch\/|session\/stays-up$)/;
 
-/** The reason every unjudged clause shares when no launched process got past its first turn. */
+/**
+ * The reason every unjudged clause shares when every launched process refused to start
+ * (checks/refusals.ts): what the first one answered and what its stderr said.
+ */
 export function startCause(run: AgentRun): string | undefined {
   const hosted = run.transcripts.filter((t) => t.stdoutOnly !== true);
   const views = hosted.flatMap((transcript) => processesOf(transcript).map((view) => ({ transcript, view })));
-  if (views.length === 0 || !views.every(({ view }) => exitedAtStart(view))) return undefined;
+  const refused = refusedViews(run);
   const first = views[0];
-  const line = first === undefined ? undefined : decisiveStderrLine(first.transcript, first.view.process);
-  return `the CLI exited at start, before answering its first turn (see agent-cli/session/stays-up)${line !== undefined ? `; stderr says: ${line}` : ""}: fix the launch (arguments, --mode, environment) until it serves a turn`;
+  if (first === undefined || !views.every(({ view }) => refused.has(view))) return undefined;
+  const who = views.length === 1 ? "its one launch" : `every launch (${views.length})`;
+  // A run of the mcp scenario alone has no launch without the flag to compare with.
+  const flag = REFUSAL_FLAGS.find((f) => views.every(({ view }) => view.argv.includes(f)));
+  const compare = flag === undefined ? "" : `; every launch carried ${flag}: run the basic scenario too, so the kit can tell whether ${flag} is the cause`;
+  return `the CLI refused to start: ${who} ended before serving a turn (see agent-cli/session/stays-up); ${refusalWords(first.transcript, first.view)}${compare}: fix the launch (arguments, --mode, environment) until it serves a turn`;
 }
 
 /** The options that make an agent-cli run smaller. */

@@ -5,7 +5,7 @@
 import type { InterruptSignal } from "../interrupt.js";
 
 export const SCENARIOS = {
-  basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/consistency", "agent-cli/secrets", "agent-cli/termination/stdin-eof", "agent-cli/termination/no-leftover-processes"], about: "two turns, then the end of stdin (after the long quiet window)" },
+  basic: { judges: ["agent-cli/output", "agent-cli/session", "agent-cli/turns", "agent-cli/fidelity", "agent-cli/consistency", "agent-cli/secrets", "agent-cli/termination/stdin-eof", "agent-cli/termination/clean-exit-status", "agent-cli/termination/no-leftover-processes"], about: "two turns, then the end of stdin (after the long quiet window)" },
   queued: { judges: ["agent-cli/turns/terminal-in-order", "agent-cli/turns/one-terminal-per-turn"], about: "three turns written back to back" },
   content: { judges: ["agent-cli/input/text-block", "agent-cli/input/image-block", "agent-cli/input/document-block", "agent-cli/input/unsupported-block"], about: "text, image, document and unknown blocks" },
   malformed: { judges: ["agent-cli/input/survives-malformed-line"], about: "lines that are not user messages, then a valid turn" },
@@ -14,7 +14,7 @@ export const SCENARIOS = {
   resume: { judges: ["agent-cli/resume"], about: "a turn, exit, relaunch with --resume, a turn" },
   "failures-error": { judges: ["agent-cli/failures/model-error"], about: "the model answers HTTP 500, then a good turn (own process, --stall-timeout)" },
   "failures-stall": { judges: ["agent-cli/failures/model-stall"], about: "the model stream stalls, then a good turn (own process, --stall-timeout)" },
-  shutdown: { judges: ["agent-cli/termination/shutdown-line"], about: 'a turn, then {"type":"shutdown"}' },
+  shutdown: { judges: ["agent-cli/termination/shutdown-line", "agent-cli/termination/clean-exit-status"], about: 'a turn, then {"type":"shutdown"}' },
   "sigterm-idle": { judges: ["agent-cli/termination/sigterm-idle"], about: "a turn, then SIGTERM" },
   "sigterm-mid-turn": { judges: ["agent-cli/termination/sigterm-mid-turn"], about: "SIGTERM while the reply streams" },
   "managed-tasks": {
@@ -33,7 +33,7 @@ export const SCENARIOS = {
     ],
     about: "with the bridge configured, the model calls awp_run_managed_task: a task that succeeds (the call repeated), a 1 MiB output, a task that never finishes, each control-plane failure, a call in every round, then a plain turn",
   },
-  "managed-gated": { judges: ["agent-cli/managed-tasks/gated"], about: "one launch each without the bridge's opt-in, URL or key; the model would call awp_run_managed_task if offered" },
+  "managed-gated": { judges: ["agent-cli/managed-tasks/gated", "agent-cli/session/refusal-reported"], about: "one launch each without the bridge's opt-in, URL or key; the model would call awp_run_managed_task if offered" },
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -233,6 +233,8 @@ export interface ModelCall {
   directive?: Directive;
   /** HTTP status the fixture answered with. */
   status: number;
+  /** The message of the fixture's error answer (a refusal, or a scripted error status). */
+  error?: string;
   /** The assistant text the fixture returned ("" for tool calls and errors). */
   replyText: string;
   toolCall?: { id: string; name: string; arguments: string };

@@ -184,6 +184,7 @@ const consistency = async (): Promise<Table> => (await import("./faults-consiste
 const processes = async (): Promise<Table> => (await import("./faults-process.js")).PROCESS_FAULTS;
 const managed = async (): Promise<Table> => (await import("./faults-managed.js")).MANAGED_FAULTS;
 const anthropic = async (): Promise<Table> => (await import("./faults-anthropic.js")).ANTHROPIC_FAULTS;
+const start = async (): Promise<Table> => (await import("./faults-start.js")).START_FAULTS;
 
 export const AGENT_MODULES: FaultModules<AgentFault> = {
   output: wire,
@@ -200,6 +201,7 @@ export const AGENT_MODULES: FaultModules<AgentFault> = {
   "never answers": processes,
   "managed tasks": managed,
   "anthropic messages": anthropic,
+  "start and exit": start,
 };
 
 export const agentFault = (info: FaultInfo): Promise<AgentFault> => implementationOf(AGENT_MODULES, info);

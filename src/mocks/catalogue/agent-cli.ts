@@ -54,6 +54,7 @@ const R = {
   leftoverPipe: { section: EXIT, does: "Decides the CLI ended on the child's exit, not on the end of its pipes: a grandchild holding stdout or stderr must not keep the host waiting (bounded reads; kill the process group on stop)." },
   leftoverHidden: { section: INPUT, does: "Nothing it can see: a grandchild in a new session holds none of its pipes and survives a process-group kill. Cleaning up is the CLI's job; a host may sweep by its own launch marker." },
   silent: { section: OUTPUT, does: "Bounds its wait for the first answer, then stops the runtime (SIGTERM, then SIGKILL) and shows a failure, not an endless spinner." },
+  exitStatus: { section: EXIT, does: "Tells a requested end (its shutdown line, SIGTERM) from an abnormal one by whether it asked; a non-zero exit it did not ask for is reported as an abnormal end (the Desktop records nonzero_exit)." },
   bridge: { section: OUTPUT, does: "Nothing on the AWP wire: the managed-task bridge is the CLI's own business with its control plane (the kit's control-plane fixture sees it); a host only renders the tool_use it shows." },
 } as const satisfies Record<string, HostRule>;
 
@@ -108,6 +109,12 @@ const WIRE: readonly FaultEntry[] = [
   { name: "leave-daemon-stdout", group: "termination", does: "Starts a grandchild in a new session that holds the CLI's stdout open for `ms` after the CLI exits (its environment emptied).", host: R.leftoverPipe, params: [DAEMON_MS] },
   { name: "leave-daemon-stderr", group: "termination", does: "Starts a grandchild in a new session that holds the CLI's stderr open for `ms` after the CLI exits.", host: R.leftoverPipe, params: [DAEMON_MS] },
   { name: "leave-daemon-no-fds", group: "termination", does: "Starts a grandchild in a new session that holds none of the CLI's pipes and lives `ms`.", host: R.leftoverHidden, params: [DAEMON_MS] },
+
+  // ---- how the process starts and ends (src/mocks/agent-cli/faults-start.ts)
+  { name: "refuse-mcp-config", group: "start and exit", does: "Launched with --mcp-config, refuses to start: a startup_error result naming the flag on stdout, a line on stderr, exit `code`; without the flag it is the reference.", host: R.refusedLaunch, params: [code(1)] },
+  { name: "refuse-resume", group: "start and exit", does: "Launched with --resume, refuses to start: a startup_error result naming the flag on stdout, a line on stderr, exit `code`; without the flag it is the reference.", host: R.refusedLaunch, params: [code(1)] },
+  { name: "exit-nonzero-on-shutdown", group: "start and exit", does: "Ends on the {\"type\":\"shutdown\"} line as the reference does, but with exit status `code` instead of 0.", host: R.exitStatus, params: [code(1)] },
+  { name: "exit-nonzero-on-eof", group: "start and exit", does: "Ends at the end of stdin as the reference does, but with exit status `code` instead of 0.", host: R.exitStatus, params: [code(1)] },
 
   // ---- never answers (replace the reference: stdin is never read, so nothing of it is recorded)
   { name: "silent", group: "never answers", does: "Prints nothing, never reads stdin, and stays up until it is killed.", host: R.silent },

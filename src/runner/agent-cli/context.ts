@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { renderDirective } from "../../fixtures/index.js";
-import { isTerminalLine } from "./terminal.js";
+import { isTerminalLine, looksLikeRefusal } from "./terminal.js";
 import { desktopArgv, expandPlaceholders, type LaunchConfig, type LaunchExtras, childEnvironment } from "../../core/agent-cli/launch.js";
 import type { Directive, TranscriptEvent } from "../../core/agent-cli/types.js";
 import { DEFAULT_BOUNDS, SHORT_QUIET_MS, type ScenarioName, type ScenarioStop, type StopCause } from "../../core/agent-cli/scenarios.js";
@@ -18,6 +18,12 @@ const ABORT_NOTES: Readonly<Record<Exclude<StopCause, "unanswered">, string>> = 
   interrupted: "the kit was interrupted: it stops this scenario",
 };
 
+/**
+ * How long the kit lets a process that looks like it refused to start end by itself before it
+ * stops it (the reference's refusal ends within milliseconds of its answer; the kit's choice).
+ */
+const REFUSAL_SETTLE_MS = 1000;
+
 /** How often waitForModelRequest looks at the fixture's record. */
 const MODEL_POLL_MS = 25;
 
@@ -26,6 +32,8 @@ export class ScenarioContext {
   readonly events: TranscriptEvent[] = [];
   private readonly origin = performance.now();
   private readonly sessions: LiveSession[] = [];
+  /** performance.now() at each session's launch (the fixture's receivedAt uses the same clock). */
+  private readonly launchedAt = new Map<LiveSession, number>();
   private unsubscribe: () => void;
   private stopped: ScenarioStop | undefined;
   /** User turns this scenario wrote so far (the N of "turn N"). */
@@ -108,6 +116,7 @@ export class ScenarioContext {
     const expand = (text: string): string => expandPlaceholders(text, placeholders);
     const argv = desktopArgv({ ...config, prefixArgs: config.prefixArgs.map(expand) }, extras);
     const entries = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, expand(v)]));
+    const launchedAt = performance.now();
     const session = await LiveSession.start({
       argv,
       cwd,
@@ -118,6 +127,7 @@ export class ScenarioContext {
       ...(this.setup.outputBudget !== undefined ? { budget: this.setup.outputBudget } : {}),
     });
     this.sessions.push(session);
+    this.launchedAt.set(session, launchedAt);
     return session;
   }
 
@@ -252,6 +262,11 @@ export class ScenarioContext {
     return this.setup.fixture.calls().some((call) => call.directive?.turn === tag);
   }
 
+  /** Still running, and all it did looks like a refused start (terminal.ts). */
+  private looksRefused(session: LiveSession): boolean {
+    return session.exit === undefined && looksLikeRefusal(session.lines, this.setup.fixture.calls(), this.launchedAt.get(session) ?? 0);
+  }
+
   /** The first session_id the process reported. */
   sessionId(session: LiveSession): string | undefined {
     for (const line of session.lines) {
@@ -270,6 +285,8 @@ export class ScenarioContext {
    * scenario's own; closing them again later does nothing.
    */
   async finish(): Promise<void> {
+    // A process refusing to start ends itself right after its answer: let it, rather than stop it first.
+    await Promise.all(this.sessions.filter((s) => this.looksRefused(s)).map((s) => s.waitQuiet(REFUSAL_SETTLE_MS)));
     await Promise.all(this.sessions.map((s) => s.stop()));
     try {
       await Promise.all([this.setup.fixture.close(), this.setup.controlPlane?.close()]);

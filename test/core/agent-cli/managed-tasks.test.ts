@@ -91,7 +91,7 @@ describe("configured, but nothing to judge", () => {
       "with the managed-task bridge configured, the CLI exited at start in the managed-tasks scenario (see agent-cli/session/stays-up); stderr says: error: invalid_control_plane_url: check the bridge settings the CLI reads (the URL is an origin such as http://127.0.0.1:PORT, the key has the form awp-cp-<48 hex digits>)",
     );
     // Alone, it is the run's own cause: nothing was served at all.
-    expect(byId(judgeAgentRun(managedRun([refused])).results, M("result-framing"))?.reason).toMatch(/^the CLI exited at start, before answering its first turn/);
+    expect(byId(judgeAgentRun(managedRun([refused])).results, M("result-framing"))?.reason).toMatch(/^the CLI refused to start: its one launch ended before serving a turn/);
   });
 
   it("skips them when the scenario was not run, and leaves gated launches refused at start to gated alone", () => {

@@ -63,8 +63,14 @@ export class Script {
     return this.out({ type: "result", is_error: true, session_id: "s-1", ...fields });
   }
 
-  exit(code: number | null, killedByKit = false): this {
-    this.events.push({ kind: "exit", t: this.tick(), process: this.process, code, signal: null, killedByKit });
+  exit(code: number | null, killedByKit = false, signal: string | null = null): this {
+    this.events.push({ kind: "exit", t: this.tick(), process: this.process, code, signal, killedByKit });
+    return this;
+  }
+
+  /** Something the host did to the current process: closed stdin, signalled it, or stopped it. */
+  action(action: "close-stdin" | "sigterm" | "sigkill" | "stop"): this {
+    this.events.push({ kind: "action", t: this.tick(), process: this.process, action });
     return this;
   }
 

@@ -114,16 +114,18 @@ describe("a refused launch", () => {
   const refused = (scenario: string): Script =>
     new Script(scenario, "stream-json").launch().user("hi").err("Usage: qwen [options]\nUnknown arguments: print, verbose\n  --help  Show help\n").exit(1);
 
-  it("fails session/stays-up once per process, quoting the decisive stderr line, and skips what needed a live process", () => {
+  it("fails session/stays-up once for the launches that gave the same answer, quoting the decisive stderr line, and skips what needed a live process", () => {
     const r = results(refused("basic"), refused("malformed"), refused("mcp"));
     const failing = [...r.values()].filter((c) => c.status === "fail").map((c) => c.id);
-    expect(failing).toEqual(["agent-cli/session/stays-up"]);
+    // Nothing on stdout: the refusal is not reported as an error result either.
+    expect(failing).toEqual(["agent-cli/session/stays-up", "agent-cli/session/refusal-reported"]);
     const stays = r.get("agent-cli/session/stays-up");
-    expect(stays?.findings).toHaveLength(3);
+    expect(stays?.findings).toHaveLength(1);
+    expect(stays?.findings[0]?.message).toContain("each of 3 launches (basic, malformed, mcp) ended (exit code 1) before serving a turn");
     expect(stays?.findings[0]?.message).toContain("Unknown arguments: print, verbose");
     for (const id of ["agent-cli/turns/no-exit-mid-turn", "agent-cli/input/survives-malformed-line", "agent-cli/input/mcp-config", "agent-cli/turns/one-terminal-per-turn"]) {
       expect(r.get(id)?.status, id).toBe("skip");
-      expect(r.get(id)?.reason, id).toContain("exited at start");
+      expect(r.get(id)?.reason, id).toContain("refused to start");
       expect(r.get(id)?.reason, id).toContain("Unknown arguments: print, verbose");
     }
   });

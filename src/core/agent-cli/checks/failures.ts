@@ -1,6 +1,7 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding, KitBound } from "../../report/types.js";
 import { callsIn, directiveOf, endedWithoutError, type Segment } from "../analysis.js";
+import { isRefusedCall } from "../causes.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
 import { finding, judgeSome, processesOf, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
@@ -43,13 +44,15 @@ interface Case {
 }
 
 /**
- * Failing turns scripted by their own directive whose request reached the model (retries
- * may spill model calls into later turns; a turn that never reached the model is not one).
+ * Failing turns scripted by their own directive whose request reached the model and was not
+ * refused by the fixture itself (retries may spill model calls into later turns; a turn that
+ * never reached the model is not one).
  */
 function casesOf(run: AgentRun, probe: Probe): Case[] {
   const all = allSegments(run).filter(({ transcript }) => transcript.stdoutOnly !== true);
   return all.flatMap(({ transcript, segment }, i) => {
-    const requests = callsIn(transcript, segment).length;
+    // A request the fixture refused itself (a wrong path, no key) never met the scripted failure.
+    const requests = callsIn(transcript, segment).filter((call) => !isRefusedCall(call)).length;
     if (!probe.picks(directiveOf(segment.input?.message) ?? {}) || requests === 0) return [];
     const next = all.slice(i + 1).find((n) => n.transcript === transcript && n.segment.process === segment.process)?.segment;
     return [{ transcript, segment, next, requests }];

@@ -4,6 +4,7 @@ import { isRecord, type OutLine, type ProcessView } from "../analysis.js";
 import { DEFAULT_BOUNDS, SHORT_QUIET_MS } from "../scenarios.js";
 import { allProcesses, captureOr, finding, judgeEach, show, skip, type AgentRun, type Scoped } from "./helpers.js";
 import { gatedRefusal } from "./managed-tasks-own.js";
+import { refusedViews } from "./refusals.js";
 
 const ID = "agent-cli/output";
 
@@ -14,8 +15,10 @@ export const SILENCE_BOUNDS: Readonly<Record<string, readonly number[]>> = {
 
 /** Processes that lived to be written to; one that died first fails session/stays-up. */
 function writtenTo(run: AgentRun): Scoped<ProcessView>[] {
-  // A managed-gated launch may refuse to start with an error result: agent-cli/managed-tasks/gated judges it.
-  return allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0 && !gatedRefusal(transcript, item));
+  // A refused launch (refusals.ts) says so at once, before or after the first line as the clocks fall:
+  // session/stays-up judges it (or agent-cli/managed-tasks/gated, or the clause of the flag it refused).
+  const refused = refusedViews(run);
+  return allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && item.inputs.length > 0 && !gatedRefusal(transcript, item) && !refused.has(item));
 }
 
 /** Milliseconds from a process's launch to the first line the host wrote to it. */

@@ -1,9 +1,9 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
-import { userTurns, type OutLine, type ProcessView } from "../analysis.js";
-import type { Transcript } from "../types.js";
-import { decisiveStderrLine, exitedAtStart } from "../causes.js";
-import { allProcesses, captureOr, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { userTurns, type OutLine } from "../analysis.js";
+import { allProcesses, finding, judgeEach, notApplicable, show, skip, type AgentRun } from "./helpers.js";
+import { isRefused } from "./refusals.js";
+import { startChecks } from "./session-start.js";
 import { gatedRefusal } from "./managed-tasks-own.js";
 import { SESSION_ID } from "./output.js";
 
@@ -16,43 +16,25 @@ function withSessionId(lines: readonly OutLine[]): OutLine[] {
   return lines.filter((l) => l.object !== undefined && Object.hasOwn(l.object, "session_id"));
 }
 
-/** The first line of the session: of the first turn that produced output, or (a plain stdout capture) the first line. */
-function firstOutput(transcript: Transcript, view: ProcessView): OutLine | undefined {
-  if (transcript.stdoutOnly === true) return view.lines.find((l) => !l.blank);
-  return userTurns(view).find((turn) => turn.output.length > 0)?.output[0];
-}
-
 export const sessionChecks: Check<AgentRun>[] = [
-  {
-    clause: `${ID}/stays-up`,
-    judge: (run) =>
-      judgeEach(
-        // A managed-gated launch may refuse to start: agent-cli/managed-tasks/gated judges it.
-        allProcesses(run).filter(({ transcript, item }) => transcript.stdoutOnly !== true && !gatedRefusal(transcript, item)),
-        ({ transcript, item }) => {
-          if (!exitedAtStart(item) || item.exit === undefined) return [];
-          const exit = item.exit;
-          const decisive = decisiveStderrLine(transcript, item.process);
-          const status = exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "?"}`;
-          const when = item.inputs.length === 0 || exit.at < (item.inputs[0]?.at ?? Infinity) ? "before its first input line" : "before answering its first turn";
-          return [finding(`${ID}/stays-up`, { transcript, lines: item.lines.slice(-2), events: [{ event: exit, at: exit.at }], stderrOf: item.process }, `the process exited (${status}) ${when}${decisive !== undefined ? `; stderr says: ${decisive}` : ", with nothing on stderr"}`, { expected: "running until the conversation ends, answering each turn", seen: `exit ${status} ${Math.round(exit.t - (item.events.find(({ event }) => event.kind === "launch")?.event.t ?? 0))} ms after launch` })];
-        },
-        captureOr(run, "when the CLI's process started or exited", skip("no process was launched: see agent-cli/launch for why the kit did not start the CLI")),
-      ),
-  },
+  ...startChecks,
   {
     clause: `${ID}/init-event`,
     judge: (run) =>
       judgeEach(
-        // A managed-gated launch may refuse to start with an error result: agent-cli/managed-tasks/gated judges it.
-        allProcesses(run).filter(({ transcript, item }) => !gatedRefusal(transcript, item) && firstOutput(transcript, item) !== undefined),
-        ({ transcript, item }) => {
-          const head = firstOutput(transcript, item);
-          const o = head?.object;
+        // A launch refused at start (a managed-gated one may be) answers no turn: session/stays-up, or agent-cli/managed-tasks/gated, judges it.
+        allProcesses(run).flatMap(({ transcript, item }) => {
+          if (gatedRefusal(transcript, item) || isRefused(run, item)) return [];
+          // A plain stdout capture has no input lines: its first line is the session's first event.
+          const head = transcript.stdoutOnly === true ? item.lines.find((l) => !l.blank) : userTurns(item).find((turn) => turn.output.length > 0)?.output[0];
+          return head === undefined ? [] : [{ transcript, head }];
+        }),
+        ({ transcript, head }) => {
+          const o = head.object;
           if (o?.type === "system" && o.subtype === "init" && typeof o.session_id === "string") return [];
-          return [finding(`${ID}/init-event`, { transcript, lines: head ? [head] : [] }, "the first turn does not open with system/init and a session_id", { expected: '{"type":"system","subtype":"init","session_id":...}', seen: show(head?.event.line) })];
+          return [finding(`${ID}/init-event`, { transcript, lines: [head] }, "the first turn does not open with system/init and a session_id", { expected: '{"type":"system","subtype":"init","session_id":...}', seen: show(head.event.line) })];
         },
-        skip("no turn produced output"),
+        skip("no process wrote anything for a turn"),
       ),
   },
   {

@@ -2,6 +2,7 @@
 import type { JsonRecord, OutLine } from "../analysis.js";
 import type { Transcript } from "../types.js";
 import { allProcesses, notApplicable, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { refusedViews } from "./refusals.js";
 
 /**
  * A machine-readable code, as the contract asks and leaves open: one token of printable
@@ -21,9 +22,10 @@ export interface ResultEvent {
   result: JsonRecord;
 }
 
-/** Every result event the CLI wrote. */
+/** Every result event the CLI wrote, but a refused launch's (agent-cli/session/refusal-reported judges how it said so). */
 export function results(run: AgentRun): ResultEvent[] {
-  return allProcesses(run).flatMap(({ transcript, item }) =>
+  const refused = refusedViews(run);
+  return allProcesses(run).filter(({ item }) => !refused.has(item)).flatMap(({ transcript, item }) =>
     item.lines.filter((l) => l.object?.type === "result").map((line) => ({ transcript, line, result: line.object as JsonRecord })),
   );
 }
@@ -40,9 +42,10 @@ export function errorResults(flagged: ResultEvent[]): ResultEvent[] {
  * Why error-code judged nothing, given the results flagged is_error true: there were none, or
  * every one was inconsistent (subtype success, as Claude Code writes after a model error),
  * which result-shape fails; its code is judged once that is fixed, not taken as absent.
+ * `refusedAnswers`: the refused launches that wrote an error result (left out of `results`).
  */
-export function unjudgedErrors(flagged: ResultEvent[]): Unjudged {
-  if (flagged.length === 0) return notApplicable("no error result was written");
+export function unjudgedErrors(flagged: ResultEvent[], refusedAnswers = 0): Unjudged {
+  if (flagged.length === 0) return notApplicable(refusedAnswers > 0 ? "no error result was written but by launches the CLI refused (agent-cli/session/refusal-reported judges those)" : "no error result was written");
   return skip(`every error result (is_error true) said subtype ${show(flagged[0]?.result.subtype)}: agent-cli/turns/result-shape fails them; with an error subtype their code is judged here`);
 }
 

@@ -1,12 +1,13 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { callsIn, directiveOf, hostEndedAt, isRecord, modelCalls, segments, turnTagOf, userTurns, type JsonRecord, type OutLine, type Segment } from "../analysis.js";
-import { exitedAtStart, modelCause } from "../causes.js";
+import { errorAnswers, modelCause } from "../causes.js";
 import { MANAGED_TOOL } from "../managed-tasks.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { ModelCall, Transcript } from "../types.js";
 import { allProcesses, captureOr, finding, judgeEach, notApplicable, processesOf, show, skip, type AgentRun } from "./helpers.js";
 import { gatedRefusal, ownsTerminal } from "./managed-tasks-own.js";
+import { refusals, refusedViews } from "./refusals.js";
 import { codeInResult, codeOf, errorResults, flaggedErrors, hasCode, REFERENCE_CODE, results, unjudgedErrors } from "./turn-results.js";
 import { mergedFinding, orderFindings, unansweredFinding } from "./turn-pairing.js";
 
@@ -25,14 +26,15 @@ export const TURNS_BOUNDS: Readonly<Record<string, readonly number[]>> = { "agen
 type Seg = { transcript: Transcript; segment: Segment };
 
 /**
- * Every judged turn of the run. Turns of a process that exited before answering its first
- * turn are left out: that is a refused launch, judged once by session/stays-up.
+ * Every judged turn of the run. Turns of a launch the CLI refused are left out (refusals.ts):
+ * session/stays-up, or the clause of the flag it refused, judges it once.
  */
 export function allSegments(run: Pick<AgentRun, "transcripts">): Seg[] {
+  const refused = refusedViews(run);
   return run.transcripts.flatMap((transcript) => {
     const views = processesOf(transcript);
-    const refused = new Set(views.filter(exitedAtStart).map((v) => v.process));
-    return segments(transcript, views).filter((segment) => !refused.has(segment.process)).map((segment) => ({ transcript, segment }));
+    const left = new Set(views.filter((v) => refused.has(v)).map((v) => v.process));
+    return segments(transcript, views).filter((segment) => !left.has(segment.process)).map((segment) => ({ transcript, segment }));
   });
 }
 
@@ -138,16 +140,17 @@ export const turnChecks: Check<AgentRun>[] = [
       // So are the managed-task turns whose own clause asks for one terminal event (managed-tasks-own.ts).
       const failing = (transcript: Transcript, segment: Segment): boolean => (scriptedFailure(segment) && callsIn(transcript, segment).length > 0) || ownsTerminal(transcript, segment.process, segment.input?.message);
       const live = allSegments(run).filter(({ transcript, segment }) => transcript.stdoutOnly !== true && !failing(transcript, segment) && ["waiting", undefined].includes(missingTerminal(transcript, segment)));
+      const refused = refusedViews(run);
       const strays = allProcesses(run)
-        .filter(({ transcript, item }) => transcript.stdoutOnly !== true && !gatedRefusal(transcript, item))
-        .flatMap(({ transcript, item }) => item.unattributed.filter((l) => (l.object?.type === "result" || l.object?.type === "message_stop") && !ownsTerminal(transcript, item.process, userTurns(item).filter((u) => u.at < l.at).pop()?.message)).map((line) => ({ transcript, line })));
+        .filter(({ transcript, item }) => transcript.stdoutOnly !== true && !gatedRefusal(transcript, item) && !refused.has(item))
+        .flatMap(({ transcript, item }) => item.unattributed.filter((l) => (l.object?.type === "result" || l.object?.type === "message_stop") && !ownsTerminal(transcript, item.process, userTurns(item).filter((u) => u.at < l.at).pop()?.message)).map((line) => ({ transcript, line, early: !item.inputs.some((input) => input.at < line.at) })));
       const judged = judgeEach(
         live,
         ({ transcript, segment }) => (segment.terminal !== undefined ? [] : [mergedFinding(transcript, segment) ?? unansweredFinding(run, transcript, segment)]),
         captureOr(run, "the user lines the host wrote", skip("no user turn that the host awaited was left without an exit or a host stop (see no-exit-mid-turn)")),
       );
       if (judged.outcome !== "judged") return judged;
-      const extra = strays.map(({ transcript, line }) => finding(`${ID}/one-terminal-per-turn`, { transcript, lines: [line] }, "a second terminal event answers a turn that was already answered", { expected: "exactly one terminal event per turn" }));
+      const extra = strays.map(({ transcript, line, early }) => finding(`${ID}/one-terminal-per-turn`, { transcript, lines: [line] }, early ? "a terminal event came before the host wrote any line, so it answers no turn" : "a second terminal event answers a turn that was already answered", { expected: "exactly one terminal event per turn" }));
       return { ...judged, findings: [...judged.findings, ...extra] };
     },
   },
@@ -205,7 +208,7 @@ export const turnChecks: Check<AgentRun>[] = [
         errorResults(flagged),
         ({ transcript, line, result }) =>
           hasCode(result) ? [] : [finding(`${ID}/error-code`, { transcript, lines: [line] }, "an error result names no machine-readable code: result is not one (text with spaces is for people), and subtype is no specific code either", { expected: "result (or, failing that, a specific subtype) holding one code: a single token without whitespace", seen: `result ${show(result.result)}, subtype ${show(result.subtype)}` })],
-        unjudgedErrors(flagged),
+        unjudgedErrors(flagged, refusals(run).filter(({ view }) => errorAnswers(view).length > 0).length),
       );
     },
   },
