@@ -9,8 +9,10 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KitError } from "../core/errors.js";
 import type { RunReport } from "../core/report/types.js";
+import { REPORT_AUDIT_ENV } from "../runner/audit-env.js";
 
-export const REPORT_AUDIT_ENV = "AWP_CONFORMANCE_REPORT_AUDIT";
+export { REPORT_AUDIT_ENV };
+
 
 /** What the audit keeps of one report: enough to name it, and each clause as [id, status, judged]. */
 export interface AuditRecord {

@@ -6,6 +6,7 @@
  * rejects only for invalid options.
  */
 import { performance } from "node:perf_hooks";
+import { REPORT_AUDIT_ENV } from "./audit-env.js";
 import { CappedBuffer } from "./capture.js";
 import { MAX_TIMER_MS, finalizeGroup, spawnGroup, terminateGroup } from "./process-group.js";
 import type { ProcessOutcome } from "../core/process-outcome.js";
@@ -137,11 +138,11 @@ function isNonNegative(value: number): boolean {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MAX_TIMER_MS;
 }
 
-/** process.env as a plain object (undefined entries left out). */
+/** process.env as a plain object for a candidate (undefined entries and the kit's REPORT_AUDIT_ENV left out). */
 export function copyProcessEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined) env[key] = value;
+    if (value !== undefined && key !== REPORT_AUDIT_ENV) env[key] = value;
   }
   return env;
 }
