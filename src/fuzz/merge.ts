@@ -25,7 +25,7 @@ export interface FuzzOutcome {
   notes?: string[];
 }
 
-/** Findings fuzzing adds to a clause: the corpus replays' first (they ran before any case was generated), then its shrunk failure. */
+/** Findings fuzzing adds to a clause: the corpus replays' first (they ran before any case was generated), then its kept failure (shrunk where the kit could). */
 function fuzzFindings(id: string, fuzz: FuzzOutcome): Finding[] {
   const replayed = fuzz.corpus?.findings.filter((f) => f.clause === id) ?? [];
   const shrunk = fuzz.failures.filter((f) => f.clause === id).map((f): Finding => ({
@@ -52,6 +52,9 @@ function asJudgement(result: ClauseResult): Judgement {
  */
 export function fuzzedResult(clause: Pick<Clause, "id" | "level" | "title">, fixed: ClauseResult | undefined, fuzz: FuzzOutcome): ClauseResult {
   const found = fuzzFindings(clause.id, fuzz);
+  // A case that failed the clause fails it, whether or not its failure was kept as a shrunk (or replayable) one.
+  const unkept = found.length === 0 ? unkeptFailure(clause.id, fuzz) : undefined;
+  if (unkept !== undefined) found.push(unkept);
   const ran = (fuzz.tally?.cases ?? 0) > 0;
   if (fixed !== undefined && found.length === 0 && (!ran || fixed.status === "skip")) return fuzz.cut !== undefined && fixed.status === "pass" ? cutResult(fixed, fuzz.cut) : fixed;
   const own = tallyJudgement(fuzz.tally?.clauses[clause.id], fuzz.unit);
@@ -60,6 +63,18 @@ export function fuzzedResult(clause: Pick<Clause, "id" | "level" | "title">, fix
   // Fuzzing alone: a clause the judged sessions found nothing for, the cut ones could have judged.
   const cutShows = result.status === "pass" || (fixed === undefined && result.status !== "fail");
   return fuzz.cut !== undefined && cutShows ? cutResult(result, fuzz.cut) : result;
+}
+
+/**
+ * The failure a generated case found for a clause when the campaign kept none for it (no shrunk
+ * failure, no replay file): the tally's first finding, said to be so. The fuzzers keep one for
+ * every failing clause; this is the floor under them, so a failed clause can never pass.
+ */
+function unkeptFailure(id: string, fuzz: FuzzOutcome): Finding | undefined {
+  const count = fuzz.tally?.clauses[id];
+  if (count === undefined || count.failed === 0 || count.finding === undefined) return undefined;
+  const cases = `${count.failed} generated ${fuzz.unit}${count.failed === 1 ? "" : "s"}`;
+  return { ...count.finding, foundBy: "fuzz", message: `${count.finding.message} (found in ${cases} of seed ${fuzz.seed}; the kit kept no shrunk case for it: run the campaign again to reproduce it)` };
 }
 
 /** A case the kit did not judge could have failed the clause: it cannot pass. */
@@ -73,7 +88,7 @@ function cutResult(result: ClauseResult, cut: string): ClauseResult {
  * fuzzed clause), the summary counted again; every string through the secret redactor.
  */
 export function withFuzzSection(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
-  const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} shrunk failure(s).`;
+  const note = `Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures.length} failure(s) kept with a replay file (one per failing clause, shrunk where the kit could).`;
   const corpus = fuzz.corpus?.summary;
   const corpusNotes = corpus === undefined ? [] : [`Corpus: ${corpus.replayed} saved case(s) replayed before generation (${corpus.failing} failing), ${corpus.saved} new case(s) kept.`, ...(corpus.cut !== undefined ? [`Corpus cut: ${corpus.cut}.`] : [])];
   const merged: RunReport = {

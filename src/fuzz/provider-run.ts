@@ -219,10 +219,11 @@ export async function fuzzProvider(
   judgeReturned();
 
   const failures: FuzzFailure[] = [];
-  if (options.shrink === false) return { cases: done, calls, failures, coverage: coverage.summary(), tally: tally.data() };
-  // Interrupted: each case as it failed, not shrunk (its replay file still reproduces it).
+  // Not shrunk (shrink: false, an interruption, a failure that did not come back): each case as it failed (its replay file still reproduces it).
   const unshrunk = (clause: string, first: { index: number; c: ProviderCase; finding: Finding }): FuzzFailure => failureOf(clause, first.finding, first.c, budget.seed, String(first.index));
-  for (const [clause, first] of [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index)) {
+  const byIndex = [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index);
+  if (options.shrink === false) return { cases: done, calls, failures: byIndex.map(([clause, first]) => unshrunk(clause, first)), coverage: coverage.summary(), tally: tally.data() };
+  for (const [clause, first] of byIndex) {
     const { index } = first;
     if (interrupted() !== undefined) {
       failures.push(unshrunk(clause, first));
@@ -244,10 +245,17 @@ export async function fuzzProvider(
       continue;
     }
     const shrunk = result.counterexample?.[0];
-    if (!result.failed || shrunk === undefined) continue;
+    // The failure did not come back when fast-check ran its case again (a flaky one): reported as it was found.
+    if (!result.failed || shrunk === undefined) {
+      failures.push(unshrunk(clause, first));
+      continue;
+    }
     // Re-evaluate the shrunk case so the finding describes exactly what the replay file holds.
     const finding = (await evaluateProviderCase(shrunk, target, call)).find((f) => f.clause === clause) ?? last;
-    if (finding === undefined) continue;
+    if (finding === undefined) {
+      failures.push(unshrunk(clause, first));
+      continue;
+    }
     failures.push(failureOf(clause, finding, shrunk, budget.seed, result.counterexamplePath ?? String(index)));
   }
   return { cases: done, calls, failures, coverage: coverage.summary(), tally: tally.data() };

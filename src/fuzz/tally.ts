@@ -5,7 +5,7 @@
  * cases gave say what never occurred (core/report/fuzz-judged.ts words them).
  */
 import { sumReasons, unjudgedJudgement } from "../core/report/fuzz-judged.js";
-import type { ClauseResult, JudgedBy, Judgement, UnjudgedReason } from "../core/report/types.js";
+import type { ClauseResult, Finding, JudgedBy, Judgement, UnjudgedReason } from "../core/report/types.js";
 
 /** What the campaign's cases made of one fuzzed clause. */
 export interface ClauseCount {
@@ -15,6 +15,9 @@ export interface ClauseCount {
   judged: number;
   /** Why the other cases did not judge it, most given first. */
   unjudged: UnjudgedReason[];
+  /** Cases that failed it, and the first finding of the first of them (the campaign reports a failure for it, shrunk or not). */
+  failed: number;
+  finding?: Finding;
 }
 
 /** The plain data of a tally: every fuzzed clause, in the order given, and the cases counted. */
@@ -34,6 +37,8 @@ interface Counting {
   cases: number;
   judged: number;
   unjudged: Map<string, UnjudgedReason>;
+  failed: number;
+  finding?: Finding;
 }
 
 export class ClauseTally {
@@ -41,7 +46,7 @@ export class ClauseTally {
   private readonly counts = new Map<string, Counting>();
 
   constructor(clauses: readonly string[]) {
-    for (const id of clauses) this.counts.set(id, { cases: 0, judged: 0, unjudged: new Map() });
+    for (const id of clauses) this.counts.set(id, { cases: 0, judged: 0, unjudged: new Map(), failed: 0 });
   }
 
   /** One case's results (results of clauses that are not fuzzed are ignored). */
@@ -53,6 +58,10 @@ export class ClauseTally {
       if (r.status === "pass" || r.status === "fail") {
         count.cases++;
         count.judged += r.judged;
+        if (r.status === "fail") {
+          count.failed++;
+          count.finding ??= r.findings[0];
+        }
       } else {
         unjudged(count, { outcome: r.status, reason: r.reason ?? "nothing to judge", cases: 1 });
       }
@@ -61,7 +70,7 @@ export class ClauseTally {
 
   data(): TallyData {
     const clauses: Record<string, ClauseCount> = {};
-    for (const [id, c] of this.counts) clauses[id] = { cases: c.cases, judged: c.judged, unjudged: sumReasons([...c.unjudged.values()], []) };
+    for (const [id, c] of this.counts) clauses[id] = { cases: c.cases, judged: c.judged, unjudged: sumReasons([...c.unjudged.values()], []), failed: c.failed, ...(c.finding !== undefined ? { finding: c.finding } : {}) };
     return { cases: this.cases, clauses };
   }
 }

@@ -58,7 +58,7 @@ export interface SerializedProviderCase {
   base?: SerializedProviderCase;
 }
 
-/** A shrunk failure, as found by one fuzz run. */
+/** A failure one fuzz run found (shrunk where it could be), with what replays it. */
 export interface FuzzFailure {
   clause: string;
   finding: Finding;

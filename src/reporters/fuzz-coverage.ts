@@ -8,10 +8,10 @@ import { printable, type Style } from "./style.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** "300 requests, seed 42 (512 calls, 1 shrunk failure)". */
+/** "300 requests, seed 42 (512 calls, 1 failure with a replay file)". */
 export function fuzzHeadline(fuzz: FuzzSummary): string {
   const calls = fuzz.unit === "request" ? plural(fuzz.calls, "candidate call") : plural(fuzz.calls, "session");
-  return `${plural(fuzz.cases, fuzz.unit)}, seed ${fuzz.seed} (${calls} with shrinking, ${plural(fuzz.failures, "shrunk failure")})`;
+  return `${plural(fuzz.cases, fuzz.unit)}, seed ${fuzz.seed} (${calls} with shrinking, ${plural(fuzz.failures, "failure")} with a replay file)`;
 }
 
 function counts(items: readonly CoverageCount[], style: Style): string {

@@ -98,6 +98,25 @@ describe("mergeFuzz: fuzzing folded into a run's results", () => {
   });
 });
 
+describe("a clause a generated case failed never passes", () => {
+  it("fails with the case's finding when the campaign kept no failure for it (not shrunk, no replay file)", () => {
+    const failing = [result(ONE_TERMINAL, "fail", 1), result(TEXT_BLOCKS, "not-applicable", 0, "no turn streamed content_block events")];
+    const report = fuzzOnlyReport("agent-cli", ["cli"], outcome([session(2), failing]), new Date(), []);
+    const r = clause(report, ONE_TERMINAL);
+    expect(r?.status).toBe("fail");
+    expect(r?.findings).toHaveLength(1);
+    expect(r?.findings[0]?.message).toBe("wrong (found in 1 generated session of seed 1; the kit kept no shrunk case for it: run the campaign again to reproduce it)");
+    expect(r?.findings[0]?.foundBy).toBe("fuzz");
+  });
+
+  it("takes the kept failure when there is one, and nothing from the tally beside it", () => {
+    const failing = [result(ONE_TERMINAL, "fail", 1)];
+    const kept = { clause: ONE_TERMINAL, finding: { clause: ONE_TERMINAL, message: "shrunk" }, seed: 1, path: "1", replay: { protocol: "agent-cli" as const, steps: [] } };
+    const report = fuzzOnlyReport("agent-cli", ["cli"], outcome([session(2), failing], { failures: [kept] }), new Date(), []);
+    expect(clause(report, ONE_TERMINAL)?.findings.map((f) => f.message)).toEqual(["shrunk"]);
+  });
+});
+
 describe("ClauseTally", () => {
   it("keeps a bounded number of distinct reasons, the rest counted as another reason; the reason names the most given", () => {
     const tally = new ClauseTally([ERROR_CODE]);

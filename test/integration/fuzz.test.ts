@@ -36,7 +36,7 @@ describe("awp-conformance fuzz --protocol provider", () => {
     expect(result.stdout).toMatch(/fuzzing provider with seed 11 \(40 runs\)/);
     const report = readReport(out);
     expect(report.summary.verdict).toBe("conformant");
-    expect(report.notes.join(" ")).toMatch(/Fuzzing: 40 generated cases \(\d+ candidate calls or sessions\), seed 11, 0 shrunk failure/);
+    expect(report.notes.join(" ")).toMatch(/Fuzzing: 40 generated cases \(\d+ candidate calls or sessions\), seed 11, 0 failure\(s\) kept/);
   });
 
   it("finds a crash on nesting of 20 and shrinks it to exactly 20, replayable", async () => {
@@ -94,7 +94,7 @@ describe("awp-conformance fuzz: sizes", () => {
     expect(fuzz?.kinds.reduce((n, k) => n + k.count, 0)).toBe(2);
     expect(fuzz?.kinds.map((k) => k.name)).toContain("hostile:oversized-request");
     for (const size of fuzz?.sizes ?? []) expect(size.buckets.reduce((n, b) => n + b.count, 0), size.name).toBe(2);
-    expect(result.stdout).toMatch(/fuzz coverage: 2 requests, seed 1 \(\d+ candidate calls with shrinking, 1 shrunk failure\)/);
+    expect(result.stdout).toMatch(/fuzz coverage: 2 requests, seed 1 \(\d+ candidate calls with shrinking, 1 failure with a replay file\)/);
     expect(result.stdout).toMatch(/request size, requests: < 1 KiB: \d+/);
     expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(/### Fuzz coverage[\s\S]*\| request size \| requests \|/);
   });

@@ -33,7 +33,7 @@ describe("the fuzz section of a report", () => {
     const text = renderConsole(report, { color: false });
     const lines = text.trimEnd().split("\n");
     const at = lines.findIndex((l) => l.startsWith("fuzz coverage: "));
-    expect(lines[at]).toBe("fuzz coverage: 3 requests, seed 42 (7 candidate calls with shrinking, 1 shrunk failure)");
+    expect(lines[at]).toBe("fuzz coverage: 3 requests, seed 42 (7 candidate calls with shrinking, 1 failure with a replay file)");
     expect(lines[at + 1]).toBe("  kinds: valid: 2 · hostile:duplicate-keys: 1 · hostile:oversized-request: 0");
     expect(lines[at + 2]).toBe("  request size, requests: < 1 KiB: 2 · over 1 MiB: 1 · the last 4 KiB to 1 MiB: 0");
     expect(at).toBeLessThan(lines.length - 1);
@@ -42,7 +42,7 @@ describe("the fuzz section of a report", () => {
   });
 
   it("names sessions for agent-cli campaigns", () => {
-    expect(fuzzHeadline({ ...fuzz, unit: "session", cases: 1, calls: 1, failures: 0 })).toBe("1 session, seed 42 (1 session with shrinking, 0 shrunk failures)");
+    expect(fuzzHeadline({ ...fuzz, unit: "session", cases: 1, calls: 1, failures: 0 })).toBe("1 session, seed 42 (1 session with shrinking, 0 failures with a replay file)");
   });
 
   it("is a short Markdown table, with report text escaped", () => {

@@ -111,7 +111,7 @@ export function mergeFuzzSummaries(parts: readonly FuzzSummary[], clauses: reado
 /** The note a fuzzing run adds, for the merged campaign. */
 export function mergedFuzzNotes(fuzz: FuzzSummary | undefined): string[] {
   if (fuzz === undefined) return [];
-  const notes = [`Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures} shrunk failure(s).`];
+  const notes = [`Fuzzing: ${fuzz.cases} generated cases (${fuzz.calls} candidate calls or sessions), seed ${fuzz.seed}, ${fuzz.failures} failure(s) kept with a replay file (one per failing clause, shrunk where the kit could).`];
   const c = fuzz.corpus;
   if (c !== undefined) notes.push(`Corpus: ${c.replayed} saved case(s) replayed before generation (${c.failing} failing), ${c.saved} new case(s) kept.`);
   if (c?.cut !== undefined) notes.push(`Corpus cut: ${c.cut}.`);

@@ -245,7 +245,7 @@ export interface FuzzSummary {
   cases: number;
   /** Candidate calls (provider) or sessions (agent-cli), shrinking included. */
   calls: number;
-  /** Shrunk failures found (each with a replay file). */
+  /** Failures found, one per failing clause (shrunk where the kit could), each with a replay file. */
   failures: number;
   unit: "request" | "session";
   kinds: CoverageCount[];

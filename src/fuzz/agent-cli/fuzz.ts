@@ -124,7 +124,8 @@ function violationOf(error: unknown): AgentFuzzViolation {
  * and folders), none started after budget.timeSeconds. The first failing session (by index,
  * so the same seed finds the same one at any --jobs) is shrunk with fast-check from its seed
  * and path, within what is left of the time limit; if that runs out first, the failure is
- * reported as found (so it is with `shrink: false`). Returns at most one failure.
+ * reported as found (so it is with `shrink: false`). Every other clause a counted session
+ * broke is reported too, from its first session, as it failed (not shrunk).
  */
 export async function fuzzAgentCli(
   ctx: AgentFuzzContext,
@@ -135,8 +136,9 @@ export async function fuzzAgentCli(
   const arb = sessionArb(ctx.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const coverage = new AgentCoverage();
-  let runs = 0;
   let first: { index: number; executed: AgentStep[]; error: unknown } | undefined;
+  /** Each clause's first failing session (by index), as it failed: reported unshrunk when the shrunk failure is another clause's. */
+  const firstByClause = new Map<string, { index: number; executed: AgentStep[]; finding: Finding }>();
   let cut: AgentFuzzResult["cut"];
   let restExits: AgentFuzzResult["restExits"];
   const tally = new ClauseTally(FUZZ_AGENT_CLAUSES);
@@ -144,27 +146,38 @@ export async function fuzzAgentCli(
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
   // Sessions are small: the slice is generated up front (from fast-check's one run, not the cases before it).
   const samples = await casesOf(arb, budget.seed, from, to);
+  const outcomes: (SessionOutcome & { index: number })[] = [];
+  let firstFailing = Infinity;
   await pool(samples, budget.jobs, async (commands, at) => {
     const index = from + at;
-    const { executed, error, results, cut: passed, restExit } = await runSession(ctx, commands);
+    const outcome = await runSession(ctx, commands);
     // A session the interruption ended (or that ended after it) is dropped, not judged.
     if (interrupted() !== undefined) return;
-    runs += 1;
+    outcomes.push({ ...outcome, index });
+    onRun?.(outcomes.length);
+    options.onSession?.(outcome.executed, index, outcome.error !== undefined);
+    if (outcome.error !== undefined) firstFailing = Math.min(firstFailing, index);
+  }, (next) => performance.now() > deadline || interrupted() !== undefined || from + next > firstFailing);
+  // Sessions past the first failing one ran only because they had started before it was known: how many
+  // did depends on --jobs, so they are not counted (the same seed gives the same account at any --jobs).
+  const counted = outcomes.filter((o) => o.index <= firstFailing).sort((a, b) => a.index - b.index);
+  for (const { index, executed, error, results, cut: passed, restExit } of counted) {
     tally.add(results);
+    coverage.addSession(executed);
     if (passed !== undefined && error === undefined) cut = { sessions: (cut?.sessions ?? 0) + 1, passed: cut?.passed ?? passed };
     if (restExit !== undefined) restExits = { sessions: (restExits?.sessions ?? 0) + 1, first: restExits?.first ?? restExit };
-    onRun?.(runs);
-    coverage.addSession(executed);
-    options.onSession?.(executed, index, error !== undefined);
-    if (error !== undefined && (first === undefined || index < first.index)) first = { index, executed, error };
-  }, (next) => performance.now() > deadline || interrupted() !== undefined || (first !== undefined && from + next > first.index));
+    if (error !== undefined) first ??= { index, executed, error };
+    for (const finding of error instanceof AgentFuzzViolation ? error.findings : []) if (!firstByClause.has(finding.clause)) firstByClause.set(finding.clause, { index, executed, finding });
+  }
+  const runs = counted.length;
   const cutPart = { tally: tally.data(), ...(cut !== undefined ? { cut } : {}), ...(restExits !== undefined ? { restExits } : {}) };
-  if (first === undefined) return { runs, calls: runs, failures: [], coverage: coverage.summary(), ...cutPart };
+  if (first === undefined) return { runs, calls: outcomes.length, failures: [], coverage: coverage.summary(), ...cutPart };
   const found = violationOf(first.error);
   // Interrupted: the session as it failed, not shrunk (its replay file still reproduces it).
-  if (options.shrink === false || interrupted() !== undefined) return { runs, calls: runs, failures: [failureOf(found, budget.seed, String(first.index), first.executed)], coverage: coverage.summary(), ...cutPart };
+  const withOthers = (kept: FuzzFailure): FuzzFailure[] => [kept, ...othersThan(kept.clause, firstByClause, budget.seed)];
+  if (options.shrink === false || interrupted() !== undefined) return { runs, calls: outcomes.length, failures: withOthers(failureOf(found, budget.seed, String(first.index), first.executed)), coverage: coverage.summary(), ...cutPart };
 
-  let calls = runs;
+  let calls = outcomes.length;
   /** Steps that ran in the last failing session: the shrunk counterexample's, once fast-check is done. */
   let lastFailing: AgentStep[] | undefined;
   let tried = 0;
@@ -185,7 +198,19 @@ export async function fuzzAgentCli(
   const fromCommands = shrunk ? stepsOfCounterexample(details.counterexample) : undefined;
   const steps = fromCommands !== undefined && fromCommands.length > 0 ? fromCommands : shrunk ? (lastFailing ?? first.executed) : first.executed;
   const path = shrunk ? (details.counterexamplePath as string) : String(first.index);
-  return { runs, calls, failures: [failureOf(violation, budget.seed, path, steps)], coverage: coverage.summary(), ...cutPart };
+  return { runs, calls, failures: withOthers(failureOf(violation, budget.seed, path, steps)), coverage: coverage.summary(), ...cutPart };
+}
+
+/**
+ * The failures of the other clauses the counted sessions broke, each its first session's, as
+ * it failed (not shrunk: only the campaign's first failure is): nothing a session found is
+ * lost, and each keeps the steps that replay it.
+ */
+function othersThan(clause: string, firstByClause: ReadonlyMap<string, { index: number; executed: AgentStep[]; finding: Finding }>, seed: number): FuzzFailure[] {
+  return [...firstByClause]
+    .filter(([id]) => id !== clause)
+    .sort((a, b) => a[1].index - b[1].index)
+    .map(([id, { index, executed, finding }]) => ({ clause: id, finding: { ...finding, foundBy: "fuzz" as const }, seed, path: String(index), replay: { protocol: "agent-cli" as const, steps: executed } }));
 }
 
 function failureOf(violation: AgentFuzzViolation, seed: number, path: string, steps: AgentStep[]): FuzzFailure {
