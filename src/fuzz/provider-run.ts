@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { providerChecks } from "../core/provider/checks/index.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { judgeClauses } from "../core/report/judge.js";
+import { NO_OK_INVOCATION } from "../core/provider/checks/reasons.js";
 import { gotFurther, refusedForBinding, responseObject } from "../core/provider/response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/provider/types.js";
 import type { ClauseResult, Finding } from "../core/report/types.js";
@@ -20,9 +21,10 @@ import { ClauseTally, type TallyData } from "./tally.js";
 /**
  * Clauses that need a request fuzzing never sends: one with whitespace around it, a describe or
  * config call (terminates: every generated request is an invocation, judged by within-budget),
- * an invocation carrying the kit's planted private values.
+ * an invocation carrying the kit's planted private values, the accepted invocation resent with
+ * a budget_ms no process meets (tight-budget: generated invocations carry the run's --budget).
  */
-const NEVER_FUZZED: readonly string[] = ["provider/transport/request-whitespace", "provider/transport/terminates", "provider/invoke/private-data-stays-private"];
+const NEVER_FUZZED: readonly string[] = ["provider/transport/request-whitespace", "provider/transport/terminates", "provider/invoke/private-data-stays-private", "provider/transport/tight-budget"];
 
 /** Clauses one fuzzed request can break (aggregate and method-level clauses, and the dialect probe, need the fixed suite). */
 export const FUZZ_PROVIDER_CLAUSES: readonly string[] = loadCatalogue("provider")
@@ -120,6 +122,8 @@ const PROBE = /^provider\/robustness\/rejects-(.+)$/;
  */
 export function caseResults(c: ProviderCase, transcript: ProviderTranscript): ClauseResult[] {
   return judgeProviderCase(transcript).map((r) => {
+    // One generated request refused says nothing of the configuration (it may be hostile, or the policy's own error answer): it showed no effects, that is all.
+    if (r.status === "skip" && r.reason === NO_OK_INVOCATION) return { id: r.id, level: r.level, title: r.title, status: "not-applicable", reason: "its invocation was not answered ok, so it showed no effects", judged: 0, findings: [] };
     const kind = PROBE.exec(r.id)?.[1];
     if (kind === undefined || r.status === "pass" || r.status === "fail" || c.purpose === `hostile:${kind}`) return r;
     return { id: r.id, level: r.level, title: r.title, status: "skip", reason: `no generated case was a hostile ${kind} probe (more --fuzz-runs make one likely)`, judged: 0, findings: [] };

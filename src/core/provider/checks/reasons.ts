@@ -53,7 +53,10 @@ export function invocationBlocker(t: ProviderTranscript): string | undefined {
     return "describe declares no operation pairing tool.before or tool.after with an effect the v1alpha1 profile admits, so nothing could be invoked: declare one (see provider/describe/admissible-operation)";
   }
   if (invocations.length === 0) return "no invocation was sent: select a provider/invoke clause (the requests are only sent when a selected clause needs them)";
-  return "no invocation was answered ok, so the kit saw no effects to judge: give a configuration under which the Provider answers invocations ok (see provider/invoke/answers-ok and provider/transport/valid-request-exits-zero)";
+  return NO_OK_INVOCATION;
 }
+
+/** Why the effect clauses judged nothing in a run whose invocations were all refused (a fuzzed request alone says nothing of the configuration: provider-run.ts). */
+export const NO_OK_INVOCATION = "no invocation was answered ok, so the kit saw no effects to judge: give a configuration under which the Provider answers invocations ok (see provider/invoke/answers-ok and provider/transport/valid-request-exits-zero)";
 
 export const NO_INVALID_CONFIGS = "no --invalid-config-file was given: add a file of configurations the Provider must reject (a JSON array of objects)";
