@@ -135,11 +135,19 @@ function weight(c: AgentCliCase): number {
 }
 
 /**
- * For every case, in both modes: runs the built kit against the fake and asserts the exact
- * failing clauses and exit code, that the report never shows a secret, and (separately)
+ * The modes a case runs in: its own, both when asked, else one, alternating along the table
+ * so that each mode runs about half the cases (the fake behaves alike in both).
+ */
+function modesOf(c: AgentCliCase, at: number, both: boolean): readonly Mode[] {
+  return c.modes ?? (both ? MODES : [MODES[at % MODES.length] as Mode]);
+}
+
+/**
+ * For every case, in its modes (modesOf): runs the built kit against the fake and asserts the
+ * exact failing clauses and exit code, that the report never shows a secret, and (separately)
  * that every finding of a failing clause carries evidence.
  */
-export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[], runsAtOnce = RUNS_PER_FILE): void {
+export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[], runsAtOnce = RUNS_PER_FILE, both = false): void {
   const dirs: string[] = [];
   const limit = pool(runsAtOnce);
   const runs = new Map<string, Promise<KitRun>>();
@@ -168,10 +176,11 @@ export function agentCliCaseTests(title: string, cases: readonly AgentCliCase[],
     return run;
   };
 
+  const modes = new Map(cases.map((c, at) => [c, modesOf(c, at, both)]));
   const ordered = [...cases].sort((a, b) => weight(b) - weight(a));
   describe.concurrent(title, () => {
     for (const c of ordered) {
-      for (const mode of MODES) {
+      for (const mode of modes.get(c) ?? MODES) {
         it(`${c.name} (${mode}) fails exactly ${c.fails.join(", ")}, each finding with evidence; the report shows no secret`, async () => {
           const { code, report, text } = await runOf(c, mode);
           expect(report.mode).toBe(mode);

@@ -26,6 +26,13 @@ export interface AgentCliCase {
   fault?: string;
   /** The exact failing clause ids. */
   fails: readonly string[];
+  /**
+   * The modes the case runs in. By default one, alternating along the table (agentCliCaseTests):
+   * the fake answers alike in both (it consumes the compatibility flags), so a second run shows
+   * nothing the first did not; the launch tests run the reference and the launch
+   * configurations in both.
+   */
+  modes?: readonly ("awp-jsonl" | "stream-json")[];
   /** Clauses the run must skip, each with a pattern its reason must match (one root cause: the skip names it). */
   skips?: Readonly<Record<string, RegExp>>;
   scenarios: readonly ScenarioName[];

@@ -22,7 +22,8 @@ function expectConformant(report: RunReport, text: string, mode: Mode): void {
 }
 
 // The launch clauses: the fake without a fault, each run with one broken configuration.
-agentCliCaseTests("agent-cli launch configurations", LAUNCH_CONFIGS);
+// The launch configurations in both modes: stream-json adds arguments the launch clauses judge.
+agentCliCaseTests("agent-cli launch configurations", LAUNCH_CONFIGS, undefined, true);
 
 /**
  * The conforming runs below give the CLI 3 s, not the default 1 s, to exit after the shutdown
