@@ -53,11 +53,10 @@ export function askedToEndAt(view: ProcessView): number | undefined {
 export function exitedAtStart(view: ProcessView): boolean {
   const exit = view.exit;
   if (exit === undefined || exit.killedByKit) return false;
+  // The host asked it to end first (the end of stdin, the shutdown line, a signal, a stop): the exit is the host's doing.
   const asked = askedToEndAt(view);
-  if ((asked === undefined || exit.at < asked) && servedNothing(view)) return true;
-  const ended = hostEndedAt(view);
-  if (ended !== undefined && ended < exit.at) return false;
-  if (view.events.some(({ event, at }) => event.kind === "action" && event.action === "close-stdin" && at < exit.at)) return false;
+  if (asked !== undefined && asked < exit.at) return false;
+  if (servedNothing(view)) return true;
   const firstInput = view.inputs[0];
   if (firstInput === undefined || exit.at < firstInput.at) return true;
   const first = userTurns(view)[0];

@@ -6,8 +6,9 @@
  * rest is no clause's (restExit describes it for the report's notes).
  */
 import type { Input, ProcessView } from "../../core/agent-cli/analysis.js";
-import { hostEndedAt, turnTagOf, userTurns } from "../../core/agent-cli/analysis.js";
+import { turnTagOf, userTurns } from "../../core/agent-cli/analysis.js";
 import { finding, processesOf, type AgentRun } from "../../core/agent-cli/checks/helpers.js";
+import { ownExit } from "../../core/agent-cli/checks/refusals.js";
 import { judgeAgentRun } from "../../core/agent-cli/judge.js";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import { makeRedactor, redactDeep } from "../../core/report/redact.js";
@@ -59,9 +60,7 @@ export function judgeFuzzTranscript(transcript: Transcript, token: string | unde
 function ownExits(transcript: Transcript): { view: ProcessView; exit: NonNullable<ProcessView["exit"]>; pending?: Input }[] {
   return processesOf(transcript).flatMap((view) => {
     const exit = view.exit;
-    if (exit === undefined || exit.killedByKit) return [];
-    const ended = hostEndedAt(view);
-    if ((ended !== undefined && ended < exit.at) || view.events.some(({ event, at }) => event.kind === "action" && at < exit.at)) return [];
+    if (exit === undefined || !ownExit(view)) return [];
     // A turn the kit gave up waiting for is agent-cli/turns/one-terminal-per-turn's, not an exit's.
     const pending = userTurns(view).find((t) => t.at < exit.at && t.terminals.length === 0 && !view.events.some(({ event, at }) => event.kind === "timeout" && at > t.at && at < exit.at));
     return [{ view, exit, ...(pending !== undefined ? { pending } : {}) }];
