@@ -10,6 +10,7 @@
  *   awp-conformance: provider phase PHASE done in 0.8 s: 12 calls
  */
 import type { ScenarioStop } from "../core/agent-cli/scenarios.js";
+import { secondsText } from "../core/printable.js";
 import type { Purpose } from "../core/provider/types.js";
 
 export type ProgressStyle = "off" | "live" | "lines";
@@ -62,7 +63,6 @@ export class Progress {
   }
 }
 
-export const secondsText = (ms: number): string => `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
 
 /** Why a stopped scenario stopped, in a few words. */
 function stopWords(stop: ScenarioStop): string {

@@ -18,3 +18,8 @@ export function printable(text: string): string {
 export function printableLine(text: string): string {
   return text.replace(UNSAFE_IN_LINE, escape);
 }
+
+/** "1.2 s": a duration in milliseconds as the kit prints it in findings, notes and progress lines. */
+export function secondsText(ms: number): string {
+  return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+}

@@ -1,4 +1,5 @@
 import { makeBadge } from "badge-maker";
+import { kitBoundOptions } from "../core/report/judge.js";
 import type { Level, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
 import type { ReporterOptions } from "./types.js";
@@ -73,14 +74,10 @@ const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "
 export function badgeTooltipNote(report: RunReport): string {
   const n = count(report.summary.atKitBound);
   if (n === 0) return "";
-  const bounds = new Map<string, string>();
-  for (const clause of report.clauses) {
-    for (const f of clause.findings) {
-      const option = f.kitBound?.option;
-      if (option !== undefined && BOUND_OPTIONS.includes(option) && !bounds.has(option)) bounds.set(option, `${count(f.kitBound?.value)} ${f.kitBound?.unit === "bytes" ? "bytes" : "ms"}`);
-    }
-  }
-  const listed = [...bounds].map(([option, value]) => `${option} ${value}`).join(", ");
+  const listed = kitBoundOptions(report.clauses)
+    .filter((b) => BOUND_OPTIONS.includes(b.option))
+    .map((b) => `${b.option} ${count(b.value)} ${b.unit === "bytes" ? "bytes" : "ms"}`)
+    .join(", ");
   return ` (${n} failure${n === 1 ? "" : "s"} at a kit-chosen bound${listed !== "" ? `: ${listed}` : ""}; raise it to see whether the candidate gets there)`;
 }
 

@@ -5,7 +5,8 @@ import { isRefusedCall } from "../causes.js";
 import { DEFAULT_BOUNDS } from "../scenarios.js";
 import type { Transcript, TranscriptEvent } from "../types.js";
 import { finding, judgeSome, processesOf, ran, scenarioMissing, show, skip, type AgentRun } from "./helpers.js";
-import { kitBound, requestCount, seconds } from "./kit-bound.js";
+import { secondsText as seconds } from "../../printable.js";
+import { kitBound, requestCount } from "./kit-bound.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
 const ERROR = "agent-cli/failures/model-error";

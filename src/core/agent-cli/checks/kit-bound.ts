@@ -1,11 +1,6 @@
 /** Findings that rest only on a bound the kit chose (--turn-timeout, --stall-timeout, --task-output-limit...), marked as such. */
 import type { KitBound } from "../../report/types.js";
 
-/** "1.2 s": a duration as the findings and notes print it. */
-export function seconds(ms: number): string {
-  return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
-}
-
 /** "3 model requests". */
 export const requestCount = (n: number): string => `${n} model request${n === 1 ? "" : "s"}`;
 

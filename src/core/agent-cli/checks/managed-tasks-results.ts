@@ -9,7 +9,8 @@ import { finding, judgeSome, show, skip, type AgentRun, type Unjudged } from "./
 import { withoutBlocked } from "./managed-tasks-api.js";
 import { callCause } from "./managed-tasks-causes.js";
 import { isRecord, type OutLine } from "../analysis.js";
-import { kitBound, seconds } from "./kit-bound.js";
+import { secondsText as seconds } from "../../printable.js";
+import { kitBound } from "./kit-bound.js";
 import { eventAt, extraTerminals, followUp, managedTurns, resultFor, toolResults, turnName, type ManagedTurn, type SeenCall, type ToolCallSeen } from "./managed-tasks-view.js";
 
 const ID = "agent-cli/managed-tasks";

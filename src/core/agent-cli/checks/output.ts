@@ -1,4 +1,5 @@
 import type { Check } from "../../report/judge.js";
+import { secondsText } from "../../printable.js";
 import { LIMITS } from "../launch.js";
 import { isRecord, type OutLine, type ProcessView } from "../analysis.js";
 import { DEFAULT_BOUNDS, SHORT_QUIET_MS } from "../scenarios.js";
@@ -27,7 +28,6 @@ function watchedMs(view: ProcessView): number {
   return Math.max(0, (view.inputs[0]?.event.t ?? launch) - launch);
 }
 
-const secondsText = (ms: number): string => `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
 
 /** How long stdout was watched before the first input line: a note for the report. */
 export function silenceNotes(run: AgentRun): string[] {

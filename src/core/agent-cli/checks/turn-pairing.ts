@@ -9,7 +9,8 @@ import { carriedTags } from "../directives.js";
 import { boundsOf } from "../scenarios.js";
 import type { ModelCall, Transcript, TranscriptEvent } from "../types.js";
 import { finding, processesOf, show, type AgentRun } from "./helpers.js";
-import { kitBound, requestCount, seconds } from "./kit-bound.js";
+import { secondsText as seconds } from "../../printable.js";
+import { kitBound, requestCount } from "./kit-bound.js";
 
 const ONE = "agent-cli/turns/one-terminal-per-turn";
 const ORDER = "agent-cli/turns/terminal-in-order";
