@@ -5,9 +5,9 @@ import { errorAnswers, modelCause, modelRefusal, refusedCallText, type ModelRefu
 import { FUZZ_SCENARIO, PROBE_BLOCK_TYPE } from "../scenarios.js";
 import type { ModelCall, Transcript, TranscriptEvent } from "../types.js";
 import { blockCheck, blockTypes, shownText } from "./blocks.js";
-import { finding, judgeEach, judgeSome, processesOf, scenarioMissing, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { finding, judgeEach, judgeSome, processesOf, show, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { refusalFinding, refusedIn } from "./refused.js";
-import { flagRefusals, isRefused, ownStatus, refusalWords, type FlagRefusal } from "./refusals.js";
+import { flagRefusals, isRefused, ownStatus, refusalWords, scenarioUnjudged, type FlagRefusal } from "./refusals.js";
 import { allSegments, missingTerminal } from "./turns.js";
 
 type Seg = { transcript: Transcript; segment: Segment };
@@ -23,16 +23,9 @@ function turnsOf(run: AgentRun, scenario: string): Seg[] {
   return allSegments(run).filter(({ transcript }) => transcript.scenario === scenario);
 }
 
-/**
- * Why a scenario judged nothing, in words true of the run: it did not run, its launches were
- * refused at start, or the turn it needed went unanswered.
- */
-function scenarioUnjudged(run: AgentRun, scenario: string, needed: string): Unjudged {
-  const transcripts = run.transcripts.filter((t) => t.scenario === scenario && t.stdoutOnly !== true);
-  if (transcripts.length === 0) return skip(scenarioMissing(run, scenario));
-  const views = transcripts.flatMap((t) => processesOf(t));
-  if (views.length > 0 && views.every((view) => isRefused(run, view))) return skip(`the ${scenario} scenario's launch was refused at start (see agent-cli/session/stays-up)`);
-  return skip(`${needed} in the ${scenario} scenario (see agent-cli/turns/one-terminal-per-turn for its turns)`);
+/** Why a clause of this file judged nothing in `scenario` (refusals.ts), the turn it needed going unanswered when the scenario ran. */
+function unanswered(run: AgentRun, scenario: string, needed: string): Unjudged {
+  return scenarioUnjudged(run, scenario, `${needed} in the ${scenario} scenario (see agent-cli/turns/one-terminal-per-turn for its turns)`);
 }
 
 /** The generator drew no malformed line for the session (the kit's draw, not the CLI's doing). */
@@ -144,7 +137,7 @@ export const inputChecks: Check<AgentRun>[] = [
       return judgeSome(
         run.transcripts.filter((t) => (t.scenario === "malformed" || t.scenario === FUZZ_SCENARIO) && t.stdoutOnly !== true),
         (transcript) => (transcript.scenario === FUZZ_SCENARIO ? fuzzedMalformed(transcript) : judgeMalformed(run, transcript, cause)),
-        fuzzed ? NO_FUZZED_MALFORMED : cause !== undefined && turnsOf(run, "malformed").length > 0 ? skip(cause) : scenarioUnjudged(run, "malformed", "no malformed line was written: the turn before them was not answered"),
+        fuzzed ? NO_FUZZED_MALFORMED : cause !== undefined && turnsOf(run, "malformed").length > 0 ? skip(cause) : unanswered(run, "malformed", "no malformed line was written: the turn before them was not answered"),
       );
     },
   },
@@ -167,7 +160,7 @@ export const inputChecks: Check<AgentRun>[] = [
           }
           return calls.some((c) => c.userText.includes(text) || bodyText([c]).includes(JSON.stringify(text).slice(1, -1))) ? [] : [finding(`${ID}/text-block`, { transcript, lines: segment.terminal ? [segment.terminal] : [], ...(segment.input ? { events: [{ event: segment.input.event, at: segment.input.at }] } : {}) }, "the turn's text never reached the model", { expected: show(text), seen: show(calls[0]?.userText) })];
         },
-        scenarioUnjudged(run, "content", "no text-only turn was answered"),
+        unanswered(run, "content", "no text-only turn was answered"),
       );
     },
   },
@@ -184,7 +177,7 @@ export const inputChecks: Check<AgentRun>[] = [
       return judgeSome(
         items,
         (item): Finding[] | undefined => ("refusal" in item ? refusedMcp(item.refusal) : judgeMcpTurn(item.turn.transcript, item.turn.segment, cause)),
-        cause !== undefined && turns.length > 0 ? skip(cause) : scenarioUnjudged(run, "mcp", "the turn launched with --mcp-config was not answered"),
+        cause !== undefined && turns.length > 0 ? skip(cause) : unanswered(run, "mcp", "the turn launched with --mcp-config was not answered"),
       );
     },
   },

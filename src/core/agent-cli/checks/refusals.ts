@@ -15,7 +15,7 @@
 import type { OutLine, ProcessView } from "../analysis.js";
 import { askedToEndAt, decisiveStderrLine, errorAnswers, exitedAtStart, servedNothing } from "../causes.js";
 import type { Transcript } from "../types.js";
-import { processesOf, type AgentRun } from "./helpers.js";
+import { processesOf, scenarioMissing, skip, type AgentRun, type Unjudged } from "./helpers.js";
 
 export interface Refusal {
   transcript: Transcript;
@@ -127,4 +127,16 @@ export function refusalWords(transcript: Transcript, view: ProcessView): string 
   const said = answer === undefined ? "it wrote nothing on stdout" : `${answer.object?.type === "result" ? "it answered" : "it wrote"} ${quoted}`;
   const line = decisiveStderrLine(transcript, view.process);
   return `${said}${line !== undefined ? `; stderr says: ${line}` : "; nothing on stderr"}`;
+}
+
+/**
+ * Why a scenario's clause judged nothing, when the scenario itself says it: it did not run, or
+ * every launch of it was refused at start; `otherwise` (what the scenario did not reach) else.
+ */
+export function scenarioUnjudged(run: AgentRun, scenario: string, otherwise: string): Unjudged {
+  const transcripts = run.transcripts.filter((t) => t.scenario === scenario && t.stdoutOnly !== true);
+  if (transcripts.length === 0) return skip(scenarioMissing(run, scenario));
+  const views = transcripts.flatMap((t) => processesOf(t));
+  if (views.length > 0 && views.every((view) => isRefused(run, view))) return skip(`the ${scenario} scenario's launch was refused at start (see agent-cli/session/stays-up)`);
+  return skip(otherwise);
 }

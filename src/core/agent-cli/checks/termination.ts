@@ -4,9 +4,9 @@ import { userTurns, type ProcessView } from "../analysis.js";
 import { howFound, leftoverSeen, NO_PROC_REASON } from "../../leftovers.js";
 import { boundsOf, DEFAULT_BOUNDS } from "../scenarios.js";
 import type { LeftoversEvent, Transcript, TranscriptEvent } from "../types.js";
-import { finding, judgeEach, judgeSome, liveTranscripts, processesOf, scenarioMissing, skip, type AgentRun, type Unjudged } from "./helpers.js";
+import { finding, judgeEach, judgeSome, liveTranscripts, processesOf, skip, type AgentRun, type Unjudged } from "./helpers.js";
 import { kitBound } from "./kit-bound.js";
-import { isRefused, refusedViews } from "./refusals.js";
+import { refusedViews, scenarioUnjudged } from "./refusals.js";
 
 /** The Desktop follows SIGTERM with SIGKILL after this long (upstream facts): the SIGTERM clauses' bound. */
 export const SIGTERM_GRACE_MS = 3000;
@@ -28,11 +28,7 @@ type Trigger = (event: TranscriptEvent) => boolean;
  * did it, or the kit stopped the scenario earlier.
  */
 function notTriggered(run: AgentRun, scenario: string, did: string): Unjudged {
-  const transcripts = run.transcripts.filter((t) => t.scenario === scenario && t.stdoutOnly !== true);
-  if (transcripts.length === 0) return skip(scenarioMissing(run, scenario));
-  const views = transcripts.flatMap((t) => processesOf(t));
-  if (views.length > 0 && views.every((view) => isRefused(run, view))) return skip(`the ${scenario} scenario's launch was refused at start (see agent-cli/session/stays-up)`);
-  return skip(`the kit never ${did} in the ${scenario} scenario: its process was gone, or a turn before went unanswered (see agent-cli/turns)`);
+  return scenarioUnjudged(run, scenario, `the kit never ${did} in the ${scenario} scenario: its process was gone, or a turn before went unanswered (see agent-cli/turns)`);
 }
 
 /** `option`: the kit's option that sets the bound, when the kit chose it (a failure then rests on the kit's bound, and says so). */
