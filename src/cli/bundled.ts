@@ -68,7 +68,7 @@ export interface CandidateOptions {
  * the managed-task opt-in variable), and what is known about it (its expected failures, flaky
  * clauses, fuzz corpus). Given without a candidate, they mean the candidate is missing (an
  * unset CI variable), never "run the bundled examples". The kit's own bounds and the output
- * options (--timeout, --turn-timeout..., --jobs, --run-timeout, --clause, --skip, --scenario,
+ * options (--timeout, --budget-slack, --turn-timeout..., --jobs, --run-timeout, --clause, --skip, --scenario,
  * --fuzz-runs, --seed, --shard, --out, --reporter, --level, --quiet, --docs-url) do not: they
  * apply to the bundled examples as to any candidate.
  */

@@ -29,6 +29,7 @@ export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, R
   clause: string[];
   skip: string[];
   timeout?: number;
+  budgetSlack?: number;
   budget?: number;
   runTimeout?: number;
   home?: string;
@@ -56,6 +57,7 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   const argv = [resolveCandidate(args.candidate), ...args.rest];
   const configs = readProviderConfigs(args);
   const timeoutMs = positive(args.timeout, "--timeout");
+  const budgetSlackMs = positive(args.budgetSlack, "--budget-slack");
   const budgetMs = positive(args.budget, "--budget");
   const runTimeoutMs = readRunTimeout(args.runTimeout);
   const jobs = positive(args.jobs, "--jobs");
@@ -68,6 +70,7 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
     ...(shard !== undefined ? { shard } : {}),
     ...configs,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(budgetSlackMs !== undefined ? { budgetSlackMs } : {}),
     ...(budgetMs !== undefined ? { budgetMs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
     ...(jobs !== undefined ? { jobs } : {}),

@@ -65,7 +65,7 @@ function verdictContent(report: RunReport): BadgeContent {
 }
 
 /** The kit's options that set a time bound of its own choosing (what a failure at a kit-chosen bound may name). */
-const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "--shutdown-timeout", "--quiet-window", "--order-skew", "--task-wait-slack", "--task-output-limit"];
+const BOUND_OPTIONS: readonly string[] = ["--turn-timeout", "--stall-timeout", "--shutdown-timeout", "--quiet-window", "--order-skew", "--task-wait-slack", "--task-output-limit", "--budget-slack"];
 
 /**
  * What the tooltip adds when counted failures rest only on a bound the kit chose: how many,

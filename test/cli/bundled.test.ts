@@ -10,7 +10,7 @@ import { runCommandDefinition } from "../../src/cli/commands/run.js";
 
 /** The kit's bounds, selections and output options: they apply to the bundled examples as to any candidate. */
 const NOT_CANDIDATE = [
-  "out", "reporter", "quiet", "level", "docs-url", "clause", "skip", "scenario", "jobs", "run-timeout", "timeout",
+  "out", "reporter", "quiet", "level", "docs-url", "clause", "skip", "scenario", "jobs", "run-timeout", "timeout", "budget-slack",
   "turn-timeout", "stall-timeout", "quiet-window", "shutdown-timeout", "order-skew", "output-budget", "task-output-limit", "task-wait-slack",
   "fuzz-runs", "fuzz-time", "seed", "shard",
   // Names the candidate itself (AWP_AGENT_CLI_EXECUTABLE): a run with it is a candidate run.

@@ -22,6 +22,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("clause", { type: "string", array: true, describe: "only clauses matching PATTERN (* within a segment, ** across)" })
           .option("skip", { type: "string", array: true, describe: "leave out clauses matching PATTERN" })
           .option("timeout", { type: "number", describe: "provider: deadline of every call in ms (default budget + 1000)" })
+          .option("budget-slack", { type: "number", describe: "provider: how long past the tight-budget probe's budget_ms of 1 an answer still counts as on time, at the least (default 1000; the kit's allowance for start-up, not the contract's)" })
           .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
           .option("run-timeout", { type: "number", describe: `bound of the whole run of one candidate in ms (default ${DEFAULT_RUN_TIMEOUT_MS}): then every candidate process is ended and what was judged is reported` })
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json)" }),
@@ -41,6 +42,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("invalidConfigFile", a.invalidConfigFile),
           ...optional("out", a.out),
           ...optional("timeout", a.timeout),
+          ...optional("budgetSlack", a.budgetSlack as number | undefined),
           ...optional("budget", a.budget),
           ...optional("runTimeout", a.runTimeout as number | undefined),
           ...optional("mode", a.mode as string | undefined),

@@ -114,6 +114,8 @@ export interface ProviderContext {
   notes: string[];
   /** The digest dialects the Provider accepted, and the one the kit bound its invocations in. */
   digestDialect?: { bound: DigestDialectId; accepted: DigestDialectId[] };
+  /** --budget-slack: the least time past the tight-budget probe's budget_ms an answer still counts as on time (checks/budget.ts). */
+  budgetSlackMs?: number;
   /** Set when the run reached --run-timeout (its value in ms): the kit sent nothing after it. */
   runTimedOut?: number;
   /** Set when the kit was interrupted (core/interrupt.ts): it sent nothing after it. */

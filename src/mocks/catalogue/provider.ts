@@ -69,7 +69,7 @@ const ANSWERS: readonly FaultEntry[] = [
       param("id", "text", "invoke-1", "which invocations: a request_id, or * for all; with request ids not of the kit's invoke-N form, every invocation"),
     ],
   },
-  { name: "ignore-budget", group: "process", does: "Ignores budget_ms: an invocation whose budget_ms is under `ms` still takes `ms` and is answered ok, after its budget ran out.", host: R.deadline, params: [param("ms", "count", 1500, "how long such an invocation takes")] },
+  { name: "ignore-budget", group: "process", does: "Ignores budget_ms: an invocation whose budget_ms is under `ms` still takes `ms` and is answered ok, after its budget ran out.", host: R.deadline, params: [param("ms", "count", 3000, "how long such an invocation takes")] },
   { name: "hang", group: "process", does: "Reads the request and never answers; stays up until it is killed.", host: R.deadline },
   { name: "linger", group: "process", does: "Answers, then stays up `ms` before exiting (0: until it is killed).", host: R.processEnd, params: [param("ms", "count", 0, "how long it stays after answering; 0 is until killed")] },
   { name: "linger-after-unknown-key", group: "process", does: "Answers, then never exits, when the configuration holds x_awp_conformance_unknown.", host: R.processEnd, kitOnly: "the kit's unknown-setting probe triggers it" },

@@ -21,6 +21,8 @@ export interface ProviderSuiteOptions {
   budgetMs?: number;
   /** Deadline of every call; default budget + grace. */
   timeoutMs?: number;
+  /** --budget-slack: how long past the tight-budget probe's budget an answer counts as on time (default: checks/budget.ts). */
+  budgetSlackMs?: number;
   /** Extra time past the budget before the kit kills a call (default 1000). */
   graceMs?: number;
   /** SIGTERM → SIGKILL delay when the kit stops a call (default 1000). */
@@ -75,7 +77,7 @@ function emptyTranscript(options: ProviderSuiteOptions): ProviderTranscript {
   const config = options.config?.value ?? {};
   return {
     argv: options.argv,
-    context: { config, configGiven: options.config !== undefined, invalidConfigsGiven: options.invalidConfigs?.length ?? 0, secrets: secretsOf(config), notes: [] },
+    context: { config, configGiven: options.config !== undefined, invalidConfigsGiven: options.invalidConfigs?.length ?? 0, secrets: secretsOf(config), notes: [], ...(options.budgetSlackMs !== undefined ? { budgetSlackMs: options.budgetSlackMs } : {}) },
     exchanges: [],
   };
 }

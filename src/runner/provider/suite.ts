@@ -1,5 +1,6 @@
 import { loadCatalogue } from "../../core/clauses/catalogue.js";
 import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
+import { TIGHT_BUDGET_SLACK_MS } from "../../core/provider/checks/budget.js";
 import { HOSTILE_KINDS } from "../../core/provider/checks/robustness.js";
 import { judgeProviderTranscript } from "../../core/provider/judge.js";
 import { buildReport } from "../../core/report/build.js";
@@ -110,6 +111,7 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
     options: {
       budgetMs: options.budgetMs ?? 5000,
       timeoutMs: options.timeoutMs ?? null,
+      budgetSlackMs: options.budgetSlackMs ?? TIGHT_BUDGET_SLACK_MS,
       configGiven: options.config !== undefined,
       invalidConfigs: options.invalidConfigs?.length ?? 0,
       calls: transcript.exchanges.length,

@@ -44,24 +44,25 @@ describe("provider/transport/tight-budget", () => {
   });
 
   it("on a machine that starts the Provider slowly, the allowance is the run's longest describe call", () => {
-    expect(judged({ status: "ok", ms: 700 }, 800).tight).toMatchObject({ status: "pass", judged: 1 });
-    expect(judged({ status: "ok", ms: 2000 }, 800).tight?.findings[0]?.message).toBe(
-      "the invocation with budget_ms 1 was answered ok after 2000 ms, past its budget and the kit's allowance of 800 ms, the longest describe call of the run",
+    expect(judged({ status: "ok", ms: 1700 }, 1800).tight).toMatchObject({ status: "pass", judged: 1 });
+    expect(judged({ status: "ok", ms: 3000 }, 1800).tight?.findings[0]?.message).toBe(
+      "the invocation with budget_ms 1 was answered ok after 3000 ms, past its budget and the kit's allowance of 1800 ms, the longest describe call of the run",
     );
   });
 
   it("an error answer holds however late (deadline_exceeded, or any code: the contract names none)", () => {
-    expect(judged({ status: "error", ms: 900 }).tight).toMatchObject({ status: "pass", judged: 1 });
+    expect(judged({ status: "error", ms: 1900 }).tight).toMatchObject({ status: "pass", judged: 1 });
   });
 
-  it("an ok after the allowance fails, saying the allowance is the kit's", () => {
-    const { tight, withinBudget } = judged({ status: "ok", ms: 900 });
+  it("an ok after the allowance fails, saying the allowance is the kit's (--budget-slack, marked as a kit-chosen bound)", () => {
+    const { tight, withinBudget } = judged({ status: "ok", ms: 1900 });
     expect(tight?.status).toBe("fail");
     expect(tight?.findings[0]).toMatchObject({
-      message: `the invocation with budget_ms 1 was answered ok after 900 ms, past its budget and the kit's allowance of ${TIGHT_BUDGET_SLACK_MS} ms`,
+      message: `the invocation with budget_ms 1 was answered ok after 1900 ms, past its budget and the kit's allowance of ${TIGHT_BUDGET_SLACK_MS} ms (--budget-slack)`,
       expected: `an answer within ${1 + TIGHT_BUDGET_SLACK_MS} ms, or an error response (deadline_exceeded is the code upstream providers use)`,
-      seen: 'status "ok" after 900 ms',
+      seen: 'status "ok" after 1900 ms',
       requestId: "r-2",
+      kitBound: { option: "--budget-slack", value: TIGHT_BUDGET_SLACK_MS, unit: "ms", activity: "answering ok after 1900 ms" },
     });
     // The probe's budget is the kit's probe, not a budget the Provider was given to meet: within-budget does not judge it.
     expect(withinBudget).toBe("pass");
@@ -69,7 +70,14 @@ describe("provider/transport/tight-budget", () => {
 
   it("killed at the kit's deadline: skipped, naming --timeout; a late answer the Host would not read: not applicable", () => {
     expect(judged({ ms: 6000, timedOut: true }).tight).toMatchObject({ status: "skip", reason: expect.stringMatching(/still running at the kit's deadline of 6000 ms .*raise --timeout/) });
-    expect(judged({ exitCode: 1, ms: 900 }).tight).toMatchObject({ status: "not-applicable", reason: expect.stringMatching(/ended after 900 ms with no response the Host would read \(exit status 1\)/) });
+    expect(judged({ exitCode: 1, ms: 1900 }).tight).toMatchObject({ status: "not-applicable", reason: expect.stringMatching(/ended after 1900 ms with no response the Host would read \(exit status 1\)/) });
+  });
+
+  it("--budget-slack sets the allowance", () => {
+    const exchanges = [exchange(1, "invoke", 5000, { status: "ok", ms: 40 }), exchange(2, "tight-budget", 1, { status: "ok", ms: 300 })];
+    const t: ProviderTranscript = { argv: ["p"], context: { config: {}, configGiven: true, invalidConfigsGiven: 0, secrets: [], notes: [], budgetSlackMs: 100 }, exchanges };
+    const tight = judgeProviderTranscript(t).results.find((r) => r.id === CLAUSE);
+    expect(tight?.findings[0]?.message).toBe("the invocation with budget_ms 1 was answered ok after 300 ms, past its budget and the kit's allowance of 100 ms (--budget-slack)");
   });
 
   it("not sent: skipped, saying why", () => {
