@@ -48,6 +48,21 @@ export function killAllGroups(): void {
   killLeftoversNow();
 }
 
+/**
+ * Resolves once every one of the groups is gone (no process of it left, the leaders reaped by
+ * this process's event loop while it waits), or after `ms`, whichever comes first.
+ */
+export async function groupsGone(pgids: readonly number[], ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  let left = pgids.filter((pgid) => signalGroup(pgid, 0));
+  while (left.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, GONE_POLL_MS));
+    left = left.filter((pgid) => signalGroup(pgid, 0));
+  }
+}
+
+const GONE_POLL_MS = 10;
+
 /** pgids currently registered (spawned and not yet released). */
 export const liveGroupIds = (): number[] => [...liveGroups];
 

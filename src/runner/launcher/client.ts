@@ -77,9 +77,13 @@ export class Launcher {
     return answer;
   }
 
-  /** Let the launcher go: it ends once the channel closes. */
+  /**
+   * Let the launcher go: it ends once the channel closes, after the candidates of calls still out
+   * are gone (serve.ts). The kit's event loop waits for that exit, so no candidate outlives the kit.
+   */
   close(): void {
     if (this.child.connected) this.child.disconnect();
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.ref();
   }
 
   private settle(reply: LaunchReply): void {

@@ -10,7 +10,7 @@
  */
 import { launchForKit } from "../launch-start.js";
 import { knowLaunchers } from "../leftovers.js";
-import { killAllGroups } from "../process-group.js";
+import { groupsGone, killAllGroups, liveGroupIds } from "../process-group.js";
 import { restoreMallocEnv } from "../malloc-env.js";
 import { copyProcessEnv } from "../process.js";
 import { callInProcess, type CallResult } from "../provider/call.js";
@@ -76,11 +76,18 @@ process.on("message", (message: LaunchRequest) => {
   );
 });
 
+// The kit let this launcher go (the run ended, or it was interrupted): the candidates of calls still out
+// get SIGKILL, and the launcher stays until they are gone (bounded), so none outlives it; the kit waits
+// for the launcher (client.ts close).
 process.on("disconnect", () => {
+  const groups = liveGroupIds();
   killAllGroups();
   removeSpool(spool);
-  process.exit(0);
+  void groupsGone(groups, GONE_WAIT_MS).finally(() => process.exit(0));
 });
+
+/** How long a launcher let go waits for the candidates it killed to be gone. */
+const GONE_WAIT_MS = 2000;
 
 // A Ctrl-C reaches every process of the terminal's process group, this one too: the kit decides
 // (core/interrupt.ts: it lets the calls out come back and reports), and if it goes, so does its
