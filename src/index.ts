@@ -23,7 +23,7 @@ export { applyExpectations, parseExpectations, type ExpectationEntry } from "./c
 export { runAgentCliSuite, type RunAgentCliSuiteOptions } from "./runner/agent-cli/suite.js";
 export { judgeAgentRun } from "./core/agent-cli/judge.js";
 export { parseTranscript, transcriptToJsonl } from "./core/agent-cli/golden.js";
-export { startModelFixture, renderDirective, parseDirective, type ModelFixture } from "./fixtures/index.js";
+export { startModelFixture, renderDirective, parseDirective, type ModelFixture } from "./servers/index.js";
 export { fuzzProvider, evaluateProviderCase } from "./fuzz/provider-run.js";
 export { fuzzAgentCli, runAgentSteps } from "./fuzz/agent-cli/index.js";
 export { readReplay } from "./fuzz/replay.js";

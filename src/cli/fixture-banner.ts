@@ -1,6 +1,6 @@
 /** What `awp-conformance fixture` prints when both fixtures listen: placeholders, values, and how to script them. */
 import { TASK_PLAN_KINDS, MANAGED_TOOL, TASK_PROGRAM, taskArgv } from "../core/agent-cli/managed-tasks.js";
-import { renderDirective } from "../fixtures/directive.js";
+import { renderDirective } from "../servers/directive.js";
 
 export interface BannerInput {
   openaiBase: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MANAGED_TOOL, TASK_PROGRAM } from "../../src/core/agent-cli/managed-tasks.js";
 import { fixtureBanner } from "../../src/cli/fixture-banner.js";
-import { parseDirective } from "../../src/fixtures/index.js";
+import { parseDirective } from "../../src/servers/index.js";
 
 describe("fixtureBanner", () => {
   const banner = fixtureBanner({ openaiBase: "http://127.0.0.1:1/v1", anthropicBase: "http://127.0.0.1:1", controlPlane: "http://127.0.0.1:2", controlPlaneToken: "awp-cp-x" });

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startModelFixture, type ModelFixture } from "../../src/fixtures/index.js";
+import { startModelFixture, type ModelFixture } from "../../src/servers/index.js";
 import type { RunReport } from "../../src/core/report/types.js";
 import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 

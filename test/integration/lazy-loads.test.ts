@@ -50,7 +50,7 @@ describe("a run loads what it uses", () => {
     expect(json.kit).toContain("reporters/json");
     expect(json.packages).toContain("ajv");
     for (const absent of ["yaml", "badge-maker"]) expect(json.packages).not.toContain(absent);
-    for (const absent of ["runner/agent-cli/suite", "fixtures/index", "reporters/html", "reporters/badge"]) expect(json.kit).not.toContain(absent);
+    for (const absent of ["runner/agent-cli/suite", "servers/index", "reporters/html", "reporters/badge"]) expect(json.kit).not.toContain(absent);
     // The same run asked for the badge loads it: the checks above can fail.
     expect(badge.packages).toContain("badge-maker");
     expect(badge.kit).toContain("reporters/badge");

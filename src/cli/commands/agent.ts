@@ -6,7 +6,7 @@ import { SCENARIO_NAMES, type ScenarioName } from "../../core/agent-cli/scenario
 import type { AgentMode, Transcript } from "../../core/agent-cli/types.js";
 import { KitError } from "../../core/errors.js";
 import { kitVersion } from "../../core/paths.js";
-import type { ControlPlaneFixture } from "../../fixtures/index.js";
+import type { ControlPlaneFixture } from "../../servers/index.js";
 import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../agent-options.js";
 import { readManaged, type ManagedArgs } from "../managed-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
@@ -103,7 +103,7 @@ export function fixtureCommand(y: Argv): Argv {
         .option("controlplane-port", { type: "number", default: 0, describe: "port of the control-plane fixture (default: any free port)" })
         .option("controlplane-token", { type: "string", describe: "key the control plane requires as Bearer (default: a fresh awp-cp-… key)" }),
     async (a) => {
-      const { startControlPlaneFixture, startModelFixture } = await import("../../fixtures/index.js");
+      const { startControlPlaneFixture, startModelFixture } = await import("../../servers/index.js");
       const fixture = await startModelFixture({ port: a.port, ...(a.token !== undefined ? { token: a.token } : {}) });
       let controlPlane: ControlPlaneFixture;
       try {

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { renderDirective } from "../../fixtures/index.js";
+import { renderDirective } from "../../servers/index.js";
 import { isTerminalLine, looksLikeRefusal } from "./terminal.js";
 import { desktopArgv, expandPlaceholders, type LaunchConfig, type LaunchExtras, childEnvironment } from "../../core/agent-cli/launch.js";
 import type { Directive, TranscriptEvent } from "../../core/agent-cli/types.js";

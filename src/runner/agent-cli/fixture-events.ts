@@ -1,6 +1,6 @@
 /** What the scenario's fixtures received, as transcript events (model calls and control-plane requests). */
 import type { ControlPlaneEvent, ModelEvent } from "../../core/agent-cli/types.js";
-import type { ControlPlaneFixture, ModelFixture } from "../../fixtures/index.js";
+import type { ControlPlaneFixture, ModelFixture } from "../../servers/index.js";
 
 type Unnumbered<E> = Omit<E, "process">;
 

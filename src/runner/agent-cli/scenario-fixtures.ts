@@ -5,7 +5,7 @@
  */
 import type { LaunchConfig } from "../../core/agent-cli/launch.js";
 import { CONTROL_PLANE_PLACEHOLDER, CONTROL_PLANE_TOKEN_PLACEHOLDER } from "../../core/agent-cli/managed-tasks.js";
-import { newControlPlaneToken, newFixtureToken, startControlPlaneFixture, startModelFixture, type ControlPlaneFixture, type ModelFixture } from "../../fixtures/index.js";
+import { newControlPlaneToken, newFixtureToken, startControlPlaneFixture, startModelFixture, type ControlPlaneFixture, type ModelFixture } from "../../servers/index.js";
 
 /** The keys of one run: the same for every scenario, so reports can keep them out. */
 export interface RunKeys {

@@ -5,7 +5,7 @@
 import type { LaunchConfig } from "../../core/agent-cli/launch.js";
 import type { AgentMode } from "../../core/agent-cli/types.js";
 import type { KitBounds, ScenarioName, ScenarioStop } from "../../core/agent-cli/scenarios.js";
-import type { ControlPlaneFixture, ModelFixture } from "../../fixtures/index.js";
+import type { ControlPlaneFixture, ModelFixture } from "../../servers/index.js";
 import type { BridgeSetup } from "../../core/agent-cli/managed-tasks.js";
 import type { OutputBudget } from "./output-budget.js";
 import type { ScenarioContext } from "./context.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { failureChecks, failureNotes } from "../../../src/core/agent-cli/checks/failures.js";
 import type { AgentRun } from "../../../src/core/agent-cli/checks/helpers.js";
-import { renderDirective } from "../../../src/fixtures/index.js";
+import { renderDirective } from "../../../src/servers/index.js";
 import type { Directive, ModelCall, Transcript, TranscriptEvent } from "../../../src/core/agent-cli/types.js";
 import type { Judgement } from "../../../src/core/report/types.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelCall } from "../../../src/core/agent-cli/types.js";
-import type { ModelFixture } from "../../../src/fixtures/index.js";
+import type { ModelFixture } from "../../../src/servers/index.js";
 import type { LaunchConfig } from "../../../src/core/agent-cli/launch.js";
 import { ScenarioContext } from "../../../src/runner/agent-cli/context.js";
 

@@ -24,7 +24,7 @@ export function directedTask(message: JsonRecord | undefined): { task: TaskCallA
   } catch {
     return undefined;
   }
-  // Read as the kit's model fixture reads it (src/fixtures/directive.ts).
+  // Read as the kit's model fixture reads it (src/servers/directive.ts).
   const task = taskCallArgs(value);
   if (task === undefined) return undefined;
   return { task, rounds: directive.rounds ?? "A" };
