@@ -33,7 +33,7 @@ describe("action.yml", () => {
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(["protocol", "candidate", "args", "kit-version", "reporters", "out"]));
     // Needed for a run, not for a merge (GitHub does not enforce `required`; the kit does, exit 2).
     for (const name of ["protocol", "candidate"]) expect(action.inputs[name]?.description, name).toMatch(/unless merge is set/);
-    expect(action.inputs.reporters?.default).toBe("console,json,junit,markdown,html,badge");
+    expect(action.inputs.reporters?.default).toBe("console,json,junit,markdown,html,badge,github");
     expect(action.inputs.out?.default).toBe("awp-conformance-reports");
     for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toBeTruthy();
   });
@@ -45,15 +45,14 @@ describe("action.yml", () => {
     expect(steps.map((s) => s.id)).toEqual(expect.arrayContaining(["install", "run", "verdict"]));
   });
 
-  it("sets up Node 20, runs the kit, publishes the summary and the reports, then fails on a nonzero exit", () => {
-    const setup = steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
-    expect(setup?.with?.["node-version"]).toBe("20");
-    expect(scripts.some((r) => r.includes("npm ci") && r.includes("npm install --global"))).toBe(true);
-    expect(scripts.some((r) => /node "\$KIT" run --protocol "\$PROTOCOL" --out "\$OUT" --reporter "\$REPORTERS"/.test(r) && r.includes("set +e"))).toBe(true);
+  it("installs the kit as a package, runs it, publishes the summary and the reports, then fails on a nonzero exit", () => {
+    // The job's Node, the kit packed from the checkout or fetched from npm (test/package/action.test.ts runs these steps).
+    expect(scripts.some((r) => r.includes("npm ci") && r.includes("npm pack") && r.includes('npm install --prefix "$KIT_HOME"'))).toBe(true);
+    expect(scripts.some((r) => /node "\$KIT" run "\$\{config\[@\]\}" "\$\{protocol\[@\]\}" --out "\$OUT" --reporter "\$REPORTERS"/.test(r) && r.includes("set +e"))).toBe(true);
     expect(scripts.some((r) => r.includes("$OUT/report.md") && r.includes("$GITHUB_STEP_SUMMARY"))).toBe(true);
     expect(scripts.some((r) => r.includes("$OUT/report.json") && r.includes("verdict="))).toBe(true);
     const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
-    expect(upload?.with?.path).toBe("${{ inputs.out }}");
+    expect(upload?.with?.path).toBe("${{ steps.run.outputs.out }}");
     const last = steps[steps.length - 1];
     expect(last?.run).toContain("exit 1");
     expect(last?.env?.CODE).toBe("${{ steps.run.outputs.exit-code }}");
@@ -86,7 +85,7 @@ describe("action.yml", () => {
     expect(run?.env?.SHARD).toBe("${{ inputs.shard }}");
     expect(run?.env?.MERGE).toBe("${{ inputs.merge }}");
     expect(run?.run).toMatch(/if \[ -n "\$SHARD" \]; then shard=\(--shard "\$SHARD"\); fi/);
-    expect(run?.run).toMatch(/node "\$KIT" merge --out "\$OUT" --reporter "\$REPORTERS" .*"\$\{dirs\[@\]\}"/);
+    expect(run?.run).toMatch(/node "\$KIT" merge "\$\{config\[@\]\}" --out "\$OUT" --reporter "\$REPORTERS" .*"\$\{dirs\[@\]\}"/);
   });
 
   it("the README's sharded workflow parses and gives the action only inputs it has: a 4-way matrix with --shard, then a merge job", () => {

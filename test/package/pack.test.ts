@@ -42,7 +42,9 @@ beforeAll(() => {
 
 describe("the npm package", () => {
   it("ships the license, the readme, the CLI, the data the kit reads and the action", () => {
-    for (const file of ["LICENSE", "README.md", "package.json", "action.yml", "dist/src/cli/main.js", "dist/src/index.js", "dist/src/index.d.ts"]) expect(paths, file).toContain(file);
+    // action.yml with the script its first step runs, so the action works from an installed package too.
+    for (const file of ["LICENSE", "README.md", "package.json", "action.yml", "scripts/action-kit.mjs", "dist/src/cli/main.js", "dist/src/index.js", "dist/src/index.d.ts"]) expect(paths, file).toContain(file);
+    expect(paths.filter((p) => p.startsWith("scripts/"))).toEqual(["scripts/action-kit.mjs"]);
     for (const folder of ["schemas/", "suites/provider/", "suites/agent-cli/", "golden/", "examples/reference-provider/", "examples/reference-agent-cli/"]) {
       expect(paths.some((p) => p.startsWith(folder)), folder).toBe(true);
     }
