@@ -3,27 +3,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPORTERS } from "../../src/reporters/all.js";
+import { readAction, type ActionStep as Step } from "../package/action-steps.js";
 
-/** The composite action third-party adapter repositories use; no runner here, so only its shape is checked. */
-interface Step {
-  name?: string;
-  id?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  shell?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, unknown>;
-}
-
-interface Action {
-  name: string;
-  inputs: Record<string, { required?: boolean; default?: string; description: string }>;
-  outputs: Record<string, { value: string; description: string }>;
-  runs: { using: string; steps: Step[] };
-}
-
-const action = parse(readFileSync(new URL("../../action.yml", import.meta.url), "utf8")) as Action;
+/** The composite action third-party adapter repositories use; its shape here, its steps run in test/package/action.test.ts. */
+const action = readAction();
 const steps = action.runs.steps;
 const scripts = steps.flatMap((s) => (s.run === undefined ? [] : [s.run]));
 
