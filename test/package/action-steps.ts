@@ -101,9 +101,9 @@ export class ActionRun {
     if (step?.run === undefined) throw new Error(`no run: step ${key} in action.yml`);
     const output = join(this.job.temp, `output-${key.replace(/\W/g, "_")}`);
     writeFileSync(output, "");
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
+    // The runner's environment passes through (PATH, HOME, proxy and CA settings for npm), as on a runner.
+    const env: Record<string, string | undefined> = {
+      ...process.env,
       ...this.job.env,
       GITHUB_WORKSPACE: this.job.workspace,
       GITHUB_ACTION_PATH: this.job.actionDir,
