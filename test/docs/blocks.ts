@@ -66,3 +66,51 @@ export function shellMistakes(block: Block): string[] {
   });
   return mistakes;
 }
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped (but `-` and `_`), blanks as `-`. */
+export function headingAnchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+}
+
+/** The anchors a Markdown text offers: its headings (outside code blocks) and `<a id="...">`. */
+export function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of text.split("\n")) {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (open !== undefined && (fence === undefined || line.trimStart().startsWith(fence))) {
+      fence = fence === undefined ? open : undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const heading = /^#{1,6}\s+(.*)$/.exec(line)?.[1];
+    if (heading !== undefined) {
+      const base = headingAnchor(heading);
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      anchors.add(n === 0 ? base : `${base}-${n}`);
+    }
+    for (const match of line.matchAll(/<a id="([^"]+)"/g)) anchors.add(match[1] as string);
+  }
+  return anchors;
+}
+
+/** The relative links of a Markdown text outside code blocks: [text](target), with the line. */
+export function linksOf(text: string): { target: string; line: number }[] {
+  const links: { target: string; line: number }[] = [];
+  let fence: string | undefined;
+  text.split("\n").forEach((line, index) => {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (open !== undefined && (fence === undefined || line.trimStart().startsWith(fence))) {
+      fence = fence === undefined ? open : undefined;
+      return;
+    }
+    if (fence !== undefined) return;
+    for (const match of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1] as string;
+      if (!/^[a-z]+:/i.test(target)) links.push({ target, line: index + 1 });
+    }
+  });
+  return links;
+}

@@ -17,13 +17,13 @@
  * the docs make a dozen calls. This test uses bash; the kit never does.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isShell, projectBlocks, shellMistakes, blocksOf, type Block } from "./blocks.js";
+import { anchorsOf, blocksOf, isShell, linksOf, projectBlocks, shellMistakes, type Block } from "./blocks.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KIT = join(ROOT, "dist/src/cli/main.js");
@@ -112,6 +112,20 @@ describe("the examples of README.md and docs/*.md", () => {
       "README.md:2: write `npx awp-conformance`: after npm ci the bare command is not on PATH",
       "README.md:3: a comment after a `\\` continuation: the `\\` escapes a space, and bash runs the next line as a command of its own",
     ]);
+  });
+
+  it("links between the docs point at files that exist, and at headings those files have", () => {
+    const broken: string[] = [];
+    for (const file of ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)]) {
+      if (file === "docs/clauses.md" || file === "docs/mocks.md") continue; // generated, with tests of their own
+      for (const { target, line } of linksOf(readFileSync(join(ROOT, file), "utf8"))) {
+        const [path = "", anchor] = target.split("#");
+        const resolved = path === "" ? join(ROOT, file) : join(ROOT, dirname(file), path);
+        if (!existsSync(resolved)) broken.push(`${file}:${line}: ${target} (no such file)`);
+        else if (anchor !== undefined && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${file}:${line}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it("YAML and JSON blocks parse", () => {
