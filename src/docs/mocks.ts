@@ -40,11 +40,14 @@ const INTRO: readonly string[] = [
   "```",
   "awp-conformance mock agent-cli|provider [--fault NAME[:k=v[,k=v]]]... [--seed N] [--record FILE] [--] [host args...]",
   "awp-conformance mock --list [--protocol agent-cli|provider] [--json]",
+  "awp-conformance mock --path agent-cli|provider",
   "```",
   "",
   "- **Standalone bins**, for a host that needs an absolute executable path (the agent-cli launch contract does): " +
     "`awp-conformance-mock-agent-cli` and `awp-conformance-mock-provider`, that is " +
     "`node_modules/awp-conformance/dist/src/mocks/agent-cli.js` and `.../dist/src/mocks/provider.js` (executable, with a shebang). " +
+    "`awp-conformance mock --path agent-cli` prints that absolute path (symbolic links resolved: npm's `.bin` entries are links, " +
+    "which the launch contract refuses), wherever the kit is installed or cloned. " +
     "`awp-conformance mock ...` starts as fast: it is dispatched before the kit loads.",
   "- **Arguments.** The mock takes its own options (`--fault`, `--seed`, `--record`) out of argv wherever they come before " +
     "`--`, so they can be prefix arguments the host was configured with; everything else is passed on unchanged, in order " +
@@ -55,8 +58,11 @@ const INTRO: readonly string[] = [
     "in the flag's syntax, where a part with `=` and no `:` before it is one more parameter of the fault before it " +
     "(`slow-invoke:ms=4000,id=*,ignore-sigterm` is two faults). `AWP_CONFORMANCE_MOCK_SEED` and " +
     "`AWP_CONFORMANCE_MOCK_RECORD` stand for `--seed` and `--record` (the flags win). The agent-cli mock runs the reference " +
-    "CLI, which needs `AWP_REFERENCE_API_BASE_URL` (an OpenAI-compatible base URL; `awp-conformance fixture` serves one on " +
-    "127.0.0.1) and takes `AWP_REFERENCE_API_KEY`; see examples/reference-agent-cli.",
+    "CLI, which talks to the model at `AWP_REFERENCE_API_BASE_URL` (an OpenAI-compatible base URL; `awp-conformance fixture` " +
+    "serves one on 127.0.0.1) with `AWP_REFERENCE_API_KEY`; see examples/reference-agent-cli. **Without a model URL** (the " +
+    "variable unset or empty) the mock answers every turn with the kit's built-in deterministic model, served inside the " +
+    "mock process on 127.0.0.1 (the replies read `Reply N from the awp-conformance fixture (turn N).`), so a host's tests " +
+    "need nothing else running; a configured URL always wins.",
   "- **Parameters** are `name:k=v,k=v` (`;` works too). Each has a default that keeps what the kit's own tests expect. " +
     "A turn selector (`turn=`) is a number N (the Nth user line the process got) or one of the kit's turn tags (`basic-2`): " +
     "with input that never carried the kit's `[[awp-fixture ...]]` directive, a tag stands for its number, so " +

@@ -71,9 +71,10 @@ describe("action.yml", () => {
     expect(run?.run).toMatch(/node "\$KIT" merge "\$\{config\[@\]\}" --out "\$OUT" --reporter "\$REPORTERS" .*"\$\{dirs\[@\]\}"/);
   });
 
-  it("the README's sharded workflow parses and gives the action only inputs it has: a 4-way matrix with --shard, then a merge job", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("### Sharding across a CI matrix"));
+  it("the sharded workflow of docs/reports-and-ci.md parses and gives the action only inputs it has: a 4-way matrix with --shard, then a merge job", () => {
+    const doc = readFileSync(new URL("../../docs/reports-and-ci.md", import.meta.url), "utf8");
+    expect(doc).toContain("## Sharding across a CI matrix");
+    const section = doc.slice(doc.indexOf("## Sharding across a CI matrix"));
     const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
     type Job = { needs?: string; if?: string; strategy?: { "fail-fast"?: boolean; matrix?: { shard?: number[] } }; steps: Step[] };
     const workflow = parse(block) as { jobs: Record<string, Job> };

@@ -4,7 +4,7 @@
  * fault through the kit; this file runs a few the way a host would.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, useTempDirs } from "./cli.js";
@@ -77,6 +77,40 @@ describe("the mocks, run as a host runs them", () => {
     expect(lines.slice(signal + 1).length).toBeGreaterThanOrEqual(2);
     expect(lines.slice(signal + 1).every((l) => l.event === "alive")).toBe(true);
   }, 10_000);
+
+  it("agent-cli bin without a model URL answers turns with the built-in model; a configured URL still wins", async () => {
+    const converse = async (extra: Record<string, string>): Promise<string[]> => {
+      const env = { PATH: process.env.PATH ?? "", HOME: temp(), ...extra };
+      const child = spawn(AGENT, ["--output-format", "stream-json", "--input-format", "stream-json", "--print", "--verbose", "--model", "m-1"], { env, stdio: ["pipe", "pipe", "pipe"] });
+      const end = exited(child);
+      const out = until(child, (text) => (text.match(/"type":"result"/g) ?? []).length >= 2);
+      child.stdin?.write(user("first"));
+      child.stdin?.end(user("second"));
+      const results = (await out).split("\n").filter((l) => l.includes('"type":"result"')).map((l) => JSON.parse(l) as { subtype: string; result: string });
+      expect(await end).toEqual({ code: 0, signal: null });
+      return results.map((r) => `${r.subtype}: ${r.result}`);
+    };
+    // Nothing configured (a host author with no model server), or an empty value: the kit's deterministic model.
+    const builtin = ["success: Reply 1 from the awp-conformance fixture (turn 1).", "success: Reply 2 from the awp-conformance fixture (turn 2)."];
+    expect(await converse({})).toEqual(builtin);
+    expect(await converse({ AWP_REFERENCE_API_BASE_URL: "" })).toEqual(builtin);
+    // A configured URL is used, even one that does not answer (a closed loopback port): no built-in model behind it.
+    const configured = await converse({ AWP_REFERENCE_API_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(configured).toHaveLength(2);
+    for (const result of configured) expect(result).not.toContain("awp-conformance fixture");
+    expect(configured.every((r) => !r.startsWith("success"))).toBe(true);
+  }, 15_000);
+
+  it("`mock --path` prints the standalone bin as an absolute path to a regular file; a wrong protocol is a usage error", () => {
+    const printed = spawnSync(process.execPath, [CLI, "mock", "--path", "agent-cli"], { encoding: "utf8", timeout: 10_000 });
+    expect(printed.status).toBe(0);
+    expect(printed.stdout).toBe(`${realpathSync(AGENT)}\n`);
+    expect(lstatSync(printed.stdout.trimEnd()).isFile()).toBe(true);
+    expect(spawnSync(process.execPath, [CLI, "mock", "--path", "provider"], { encoding: "utf8", timeout: 10_000 }).stdout).toBe(`${realpathSync(PROVIDER)}\n`);
+    const wrong = spawnSync(process.execPath, [CLI, "mock", "--path", "agent"], { encoding: "utf8", timeout: 10_000 });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toBe("awp-conformance mock: --path takes one of agent-cli or provider: awp-conformance mock --path agent-cli\n");
+  });
 
   it("provider through `awp-conformance mock`, two composed faults and --record: the answer bent by both, one request, a normal exit", () => {
     const file = join(temp(), "calls.jsonl");

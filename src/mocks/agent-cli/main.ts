@@ -4,7 +4,9 @@
  * arguments and are taken away (the reference has none; odd launch configurations still
  * run), and a --model the reference would refuse becomes `fake-model`. Every fault bends the
  * reference through the seams below; everything else is the reference's own behaviour,
- * imported, never copied. Without faults the mock is the reference. The seams, and how the
+ * imported, never copied. Without faults the mock is the reference. Without a model URL
+ * (AWP_REFERENCE_API_BASE_URL) it answers turns with the kit's deterministic model, served in
+ * its own process (builtin-model.ts); a configured URL wins. The seams, and how the
  * hooks of several faults chain:
  *
  *   stdin    process.stdin becomes a PassThrough fed from the real stdin, one line at a time,
@@ -28,6 +30,7 @@ import type { ActiveFault, FaultInfo, FaultModules } from "../catalogue/types.js
 import { exampleUrl, noteExit, ownSignals, parseObject, type MockContext, type Obj } from "../process.js";
 import type { MockRecorder } from "../record.js";
 import { implementationOf } from "../run.js";
+import { useBuiltinModelUnlessConfigured } from "./builtin-model.js";
 import { createState, KIT_DIRECTIVE, owedFor, saneModel, splitArgv, userMessage, type AgentFault, type Fetch, type Owed, type State } from "./state.js";
 
 export interface AgentHooks {
@@ -219,6 +222,8 @@ export async function runAgentCli(faults: readonly ActiveFault[], args: readonly
     // A fault that replaces the reference (it never answers) is the whole program from here.
     if ((await hook.startup?.(state)) === "replace") return;
   }
+  // No model URL configured (a host author's test): the kit's deterministic model, in-process.
+  await useBuiltinModelUnlessConfigured(process.env);
   installHooks(hooks, state, recorder, () => noteExit("stdin-ended"));
   await import(exampleUrl(import.meta.url, "reference-agent-cli/agent-cli.mjs"));
 }
