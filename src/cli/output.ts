@@ -11,6 +11,8 @@ export interface OutputOptions {
   color: boolean;
   /** Where the user hosts docs/clauses.md (--docs-url); without it, clause links point at each clause's public source. */
   docsUrl?: string;
+  /** --verbose: the console lists every clause. */
+  verbose?: boolean;
   /** Console text goes here (stdout by default). */
   print?: (text: string) => void;
 }
@@ -27,7 +29,7 @@ export async function emitReport(report: RunReport, options: OutputOptions): Pro
   const print = options.print ?? ((text: string) => process.stdout.write(text));
   for (const name of options.reporters) {
     for (const output of await reporterFor(name)) {
-      const text = output.render(report, { color: options.color, ...(options.docsUrl !== undefined ? { docsUrl: options.docsUrl } : {}) });
+      const text = output.render(report, { color: options.color, ...(options.docsUrl !== undefined ? { docsUrl: options.docsUrl } : {}), ...(options.verbose === true ? { verbose: true } : {}) });
       if (output.file === undefined) {
         print(text);
         continue;

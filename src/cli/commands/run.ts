@@ -73,6 +73,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("level", a.level as string | undefined),
           ...optional("docsUrl", a.docsUrl as string | undefined),
           ...optional("quiet", a.quiet as boolean | undefined),
+          ...optional("verbose", a.verbose as boolean | undefined),
           scenario: list(a.scenario as unknown),
           clause: list(a.clause),
           skip: list(a.skip),
