@@ -41,7 +41,7 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
           .option("budget", { type: "number", describe: "budget_ms sent with invocations (default 5000)" })
           .option("run-timeout", { type: "number", describe: "bound of the whole run in ms (default 900000)" })
           .option("out", { type: "string", describe: "report folder (default reports/policy-test)" })
-          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge: one entry per case" }),
+          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge,github: one entry per case" }),
       ),
     async (a) => {
       // Case files, the runner, the checks and the reporters load only for this command.
