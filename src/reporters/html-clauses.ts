@@ -108,7 +108,28 @@ export function renderClause(result: ClauseResult, ctx: ClauseContext): string {
   ].join("\n");
 }
 
-/** Clause results grouped by protocol area, in the order the report lists them. */
+/**
+ * Where a row goes in the page: what needs a person first. Counted failures, then warnings,
+ * expected and flaky failures, skips that leave the run incomplete, then passes, other skips
+ * and not-applicable clauses.
+ */
+function attentionRank(result: ClauseResult, level: CountedLevel): number {
+  const kind = kindOf(result);
+  if (kind === "fail") return countsAgainst(result, level) ? 0 : 1;
+  if (kind === "expected" || kind === "flaky") return 2;
+  if (kind === "skip") return (COUNTED[level] ?? COUNTED.must).includes(result.level) ? 3 : 5;
+  return kind === "pass" ? 4 : 6;
+}
+
+/** The clauses in the page's order (stable within a rank): grouped by area, the area of the first failure comes first. */
+export function attentionOrder(clauses: readonly ClauseResult[], level: CountedLevel): ClauseResult[] {
+  return clauses
+    .map((result, i) => ({ result, i, rank: attentionRank(result, level) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((entry) => entry.result);
+}
+
+/** Clause results grouped by protocol area, in the order given (an area where its first result is). */
 export function groupByArea(clauses: readonly ClauseResult[]): Map<string, ClauseResult[]> {
   const areas = new Map<string, ClauseResult[]>();
   for (const result of clauses) {

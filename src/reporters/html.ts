@@ -1,7 +1,7 @@
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import type { Clause, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
-import { renderAreas } from "./html-clauses.js";
+import { attentionOrder, renderAreas } from "./html-clauses.js";
 import { escapeAttr, escapeText } from "./html-escape.js";
 import { renderHeader, verdictLabel } from "./html-header.js";
 import { HTML_CSP, HTML_SCRIPT } from "./html-script.js";
@@ -24,7 +24,9 @@ function catalogueOf(report: RunReport): Map<string, Clause> {
  * Content-Security-Policy), no external resource, every report string escaped. Readable
  * without script; the script only adds the status and level filters and copy buttons.
  */
-export function renderHtml(report: RunReport, options: ReporterOptions): string {
+export function renderHtml(given: RunReport, options: ReporterOptions): string {
+  // Failures and warnings first, then what left the run incomplete, then passes and the rest.
+  const report = { ...given, clauses: attentionOrder(given.clauses, given.summary.level) };
   const ctx = {
     catalogue: catalogueOf(report),
     docsUrl: options.docsUrl,
