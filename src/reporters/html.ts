@@ -7,6 +7,7 @@ import { renderHeader, verdictLabel } from "./html-header.js";
 import { HTML_CSP, HTML_SCRIPT } from "./html-script.js";
 import { HTML_STYLE } from "./html-style.js";
 import type { ReporterOptions } from "./types.js";
+import { isPolicyTest, reportTitle, unitWord } from "./words.js";
 
 /** The kit's own clause texts and sources, by id; empty if the catalogue cannot be read. */
 function catalogueOf(report: RunReport): Map<string, Clause> {
@@ -33,9 +34,10 @@ export function renderHtml(given: RunReport, options: ReporterOptions): string {
     level: report.summary.level,
     // Findings beyond this many per clause sit behind a "more" toggle (all are in the file).
     maxFindings: Math.max(1, options.maxFindings ?? 3),
+    unit: unitWord(report),
   };
   const bundled = bundledLabel(report);
-  const title = `${report.tool.name} · ${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""} · ${verdictLabel(report.summary)}`;
+  const title = `${report.tool.name} · ${isPolicyTest(report) ? `${reportTitle(report)} · ` : ""}${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""} · ${verdictLabel(report.summary)}`;
   return [
     "<!DOCTYPE html>",
     '<html lang="en">',

@@ -5,6 +5,7 @@ import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { atBoundNote, atBoundSummary, kitBoundText } from "./kit-bound.js";
 import { areaOf, clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
+import { isPolicyTest, unitWord } from "./words.js";
 import { xmlAttrs, xmlText } from "./xml.js";
 
 /**
@@ -116,7 +117,7 @@ function skipText(result: ClauseResult, outcome: Outcome, report: RunReport): st
 
 function testcase(result: ClauseResult, report: RunReport, options: ReporterOptions): string[] {
   const outcome = outcomeOf(result, report);
-  const open = `    <testcase${xmlAttrs({ classname: areaOf(result.id), name: `${result.id} — ${result.title}`, time: "0" })}`;
+  const open = `    <testcase${xmlAttrs({ classname: areaOf(result.id), name: isPolicyTest(report) ? result.id : `${result.id} — ${result.title}`, time: "0" })}`;
   const skipped = skipText(result, outcome, report);
   if (outcome === "pass") return [`${open}/>`];
   const body: string[] = [];
@@ -192,11 +193,11 @@ function runCases(report: RunReport): RunCase[] {
   const cases: RunCase[] = [];
   if (s.verdict === "incomplete") {
     const headline = incompleteHeadline(report);
-    const body = ["To make the run complete:", ...s.incomplete.flatMap((g) => [`- ${reasonLine(g)}`, ...g.clauses.map((id) => `    ${id}`)])];
+    const body = ["To make the run complete:", ...s.incomplete.flatMap((g) => [`- ${reasonLine(g, unitWord(report))}`, ...g.clauses.map((id) => `    ${id}`)])];
     cases.push({ name: `run is incomplete — ${headline}`, message: `run is incomplete: ${headline}`, type: "incomplete", body });
   }
   if (s.verdict === "nothing-judged") {
-    const message = "no clause was judged (all skipped, not applicable or deselected): a vacuous run is not a pass";
+    const message = `no ${unitWord(report)} was judged (all skipped, not applicable or deselected): a vacuous run is not a pass`;
     cases.push({ name: "nothing was judged", message, type: "nothing-judged", body: [message] });
   }
   if (s.stale.length > 0) {
