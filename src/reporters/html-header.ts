@@ -5,7 +5,7 @@ import { escapeAttr, escapeNumber, escapeText, shellQuote } from "./html-escape.
 import { incompleteHeadline } from "./incomplete.js";
 import { atBoundSummary } from "./kit-bound.js";
 import { clauseAnchor } from "./links.js";
-import { reportTitle, unitWord } from "./words.js";
+import { isPolicyTest, reportTitle, unitWord } from "./words.js";
 
 const VERDICT: Readonly<Record<Summary["verdict"], { key: string; label: string }>> = {
   conformant: { key: "conformant", label: "Conformant" },
@@ -84,7 +84,9 @@ function metaList(report: RunReport): string {
     ["ended", `<time>${escapeText(report.endedAt)}</time> (${escapeText(duration(report.startedAt, report.endedAt))})`],
     ["counted level", `${escapeText(COUNTED_LABEL[report.summary.level] ?? report.summary.level)} failures decide the verdict (--level ${escapeText(report.summary.level)})`],
   ];
-  const selection = [...report.selection.clause.map((c) => `--clause ${c}`), ...report.selection.skip.map((c) => `--skip ${c}`)];
+  // A policy test's selection is its --case patterns.
+  const flag = isPolicyTest(report) ? "--case" : "--clause";
+  const selection = [...report.selection.clause.map((c) => `${flag} ${c}`), ...report.selection.skip.map((c) => `--skip ${c}`)];
   if (selection.length > 0) rows.push(["selection", `<code>${escapeText(selection.join(" "))}</code>`]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}</dl>`;
 }

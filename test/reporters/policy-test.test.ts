@@ -35,6 +35,8 @@ describe("a policy-test report", () => {
     expect(html).toContain("4 cases · 1 fail · 2 pass · 1 skip");
     expect(html).toContain("A case of your policy-test files");
     expect(html).not.toContain("Conformance report");
+    // Its selection is --case patterns.
+    expect(renderHtml({ ...policy, selection: { clause: ["blocks*"], skip: [] } }, OPTIONS)).toContain("<code>--case blocks*</code>");
   });
 
   it("speaks of cases in the console, the Markdown, the JUnit and the TAP report, never of clauses", () => {
