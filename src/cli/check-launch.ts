@@ -13,7 +13,7 @@ import { exitCodeFor } from "../core/report/judge.js";
 import { parseJsonOption, stringArray, stringRecord } from "./agent-options.js";
 import { colorWanted, list } from "./args.js";
 import { checkReporters, emitReport } from "./output.js";
-import { reportFinisher, type ReportArgs } from "./report-options.js";
+import { outputArgs, reportFinisher, type ReportArgs } from "./report-options.js";
 
 export interface CheckLaunchArgs extends ReportArgs {
   record: string;
@@ -66,6 +66,6 @@ export async function checkLaunch(a: CheckLaunchArgs): Promise<number> {
   // Configured values of secret-looking names never reach the report, whatever the record held.
   const secrets = Object.entries(env ?? {}).flatMap(([name, value]) => (SECRET_ENV_NAME.test(name) && value.length >= 4 ? [value] : []));
   const report = finisher.finish(buildReport({ protocol: "host", mode: protocol, argv: [a.record], startedAt, endedAt: new Date(), options, selection, results, deselected, notes, ...(halted !== undefined ? { halted } : {}), secrets }));
-  await emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl } : {}) });
+  await emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...outputArgs(a) });
   return exitCodeFor(report.summary);
 }

@@ -7,7 +7,7 @@ import { merge, type ShardReport } from "../core/report/merge.js";
 import { colorWanted, list } from "./args.js";
 import { collectFiles } from "./merge-files.js";
 import { checkReporters, emitReport } from "./output.js";
-import { reportFinisher, type ReportArgs } from "./report-options.js";
+import { outputArgs, reportFinisher, type ReportArgs } from "./report-options.js";
 
 /** A shard's report: DIR/report.json (or the report file itself), read like `report` reads one. */
 function readShard(path: string): ShardReport & { dir: string } {
@@ -34,6 +34,6 @@ export async function runMerge(a: ReportArgs & { reporter?: unknown; dirs?: stri
   const merged = collectFiles(merge(shards), shards.map((s) => ({ dir: s.dir, report: s.report })), outDir);
   // The verdict is the merged run's: --expected-failures, --flaky and --level apply here (the shards' marks are not carried over).
   const report = finisher.finish(merged);
-  await emitReport(report, { reporters, outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl } : {}) });
+  await emitReport(report, { reporters, outDir, color: colorWanted(), ...outputArgs(a) });
   return exitCodeFor(report.summary);
 }

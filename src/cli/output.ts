@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunReport } from "../core/report/types.js";
 import { KitError } from "../core/errors.js";
@@ -11,6 +11,10 @@ export interface OutputOptions {
   color: boolean;
   /** Where the user hosts docs/clauses.md (--docs-url); without it, clause links point at each clause's public source. */
   docsUrl?: string;
+  /** --verbose: the console lists every clause. */
+  verbose?: boolean;
+  /** Where GITHUB_STEP_SUMMARY is read (process.env by default). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Console text goes here (stdout by default). */
   print?: (text: string) => void;
 }
@@ -27,7 +31,11 @@ export async function emitReport(report: RunReport, options: OutputOptions): Pro
   const print = options.print ?? ((text: string) => process.stdout.write(text));
   for (const name of options.reporters) {
     for (const output of await reporterFor(name)) {
-      const text = output.render(report, { color: options.color, ...(options.docsUrl !== undefined ? { docsUrl: options.docsUrl } : {}) });
+      const text = output.render(report, { color: options.color, ...(options.docsUrl !== undefined ? { docsUrl: options.docsUrl } : {}), ...(options.verbose === true ? { verbose: true } : {}) });
+      if (output.stepSummary === true) {
+        appendStepSummary(text, options.env ?? process.env);
+        continue;
+      }
       if (output.file === undefined) {
         print(text);
         continue;
@@ -43,4 +51,15 @@ export async function emitReport(report: RunReport, options: OutputOptions): Pro
     }
   }
   return written;
+}
+
+/** The github reporter's Markdown summary, appended to the file $GITHUB_STEP_SUMMARY names (set by GitHub Actions); nothing when it is unset. */
+function appendStepSummary(text: string, env: Readonly<Record<string, string | undefined>>): void {
+  const path = env["GITHUB_STEP_SUMMARY"];
+  if (path === undefined || path === "") return;
+  try {
+    appendFileSync(path, text.endsWith("\n") ? `${text}\n` : `${text}\n\n`);
+  } catch (error) {
+    throw new KitError("io_failed", `cannot append to GITHUB_STEP_SUMMARY ${path}: ${(error as Error).message}`);
+  }
 }

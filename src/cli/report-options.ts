@@ -11,6 +11,7 @@ export interface ReportArgs {
   level?: string;
   docsUrl?: string;
   quiet?: boolean;
+  verbose?: boolean;
 }
 
 export function withReportOptions<T>(y: Argv<T>): Argv<T> {
@@ -20,7 +21,13 @@ export function withReportOptions<T>(y: Argv<T>): Argv<T> {
     .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels count for the verdict (default must): their failures fail the run, their skips make it incomplete; failures of other levels show as warnings" })
     .option("docs-url", { type: "string", describe: "where you host docs/clauses.md; reports then link clauses there (default: each clause's public source)" })
     .option("quiet", { type: "boolean", describe: "no progress line" })
+    .option("verbose", { type: "boolean", describe: "the console lists every clause (passes, skips, not applicable) and every reason a run is incomplete; by default it prints failures, warnings, what left the run incomplete and the summary" })
     .epilog(EXIT_CODES_HELP) as Argv<T>;
+}
+
+/** What emitReport takes from the report options: --docs-url and --verbose. */
+export function outputArgs(args: Pick<ReportArgs, "docsUrl" | "verbose">): { docsUrl?: string; verbose?: boolean } {
+  return { ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}), ...(args.verbose === true ? { verbose: true } : {}) };
 }
 
 function readEntries(path: string | undefined): ExpectationEntry[] {

@@ -15,7 +15,7 @@ import { checkSelection } from "../core/clauses/patterns.js";
 import { resolveCandidate } from "./candidate.js";
 import { checkReporters, emitReport } from "./output.js";
 import { PhaseLines, Progress, scenarioLine } from "./progress.js";
-import { reportFinisher, type ReportArgs } from "./report-options.js";
+import { outputArgs, reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
 import type { FuzzArgs } from "./fuzz.js";
 import { finishShard, shardOf } from "../core/report/shard.js";
@@ -151,7 +151,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   if (args.bundled !== undefined) report = { ...report, candidate: { ...report.candidate, bundled: args.bundled } };
   if (shard !== undefined) report = finishShard(report, elsewhere);
   report = finisher.finish(report);
-  await emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
+  await emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...outputArgs(args) });
   return { report, code: exitCodeFor(report.summary) };
 }
 

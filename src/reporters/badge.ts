@@ -2,17 +2,21 @@ import { makeBadge } from "badge-maker";
 import { kitBoundOptions } from "../core/report/judge.js";
 import type { Level, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
+import { isPolicyTest, protocolLabel } from "./words.js";
 import type { ReporterOptions } from "./types.js";
 
 /**
- * The conformance badge, as an SVG and as a shields.io endpoint JSON. The label is fixed and
- * the message is built from the report's numbers and a known mode name only: nothing the
+ * The conformance badge, as an SVG and as a shields.io endpoint JSON. The label names the
+ * protocol (and the agent-cli mode) from a fixed set of words, plus a bundled example's checked
+ * name; the message is built from the report's numbers and a known mode name only: nothing the
  * candidate printed (or a tampered report's strings) can reach the badge.
  */
 
-export const BADGE_LABEL = "awp-conformance";
-/** The label of a badge of one of the kit's own examples (its name stays out: the label is fixed text). */
-export const BUNDLED_BADGE_LABEL = "awp-conformance: bundled example";
+/** The label of a badge of one of the kit's own examples: the protocol's, then "bundled example NAME". */
+export function badgeLabel(report: RunReport): string {
+  const bundled = bundledLabel(report);
+  return bundled === undefined ? protocolLabel(report) : `${protocolLabel(report)} · ${bundled}`;
+}
 
 export type BadgeColor = "green" | "orange" | "red" | "lightgrey";
 
@@ -22,7 +26,6 @@ export interface BadgeContent {
   color: BadgeColor;
 }
 
-const MODES: readonly string[] = ["awp-jsonl", "stream-json"];
 const COUNTED: Record<string, { levels: readonly Level[]; name: string }> = {
   must: { levels: ["MUST"], name: "MUST" },
   should: { levels: ["MUST", "SHOULD"], name: "MUST/SHOULD" },
@@ -36,20 +39,18 @@ function count(value: unknown): number {
 
 /** The badge's label, message and colour for a report. */
 export function badgeContent(report: RunReport): BadgeContent {
-  const content = verdictContent(report);
-  return bundledLabel(report) === undefined ? content : { ...content, label: BUNDLED_BADGE_LABEL };
+  return { label: badgeLabel(report), ...verdictContent(report) };
 }
 
-function verdictContent(report: RunReport): BadgeContent {
+function verdictContent(report: RunReport): Omit<BadgeContent, "label"> {
   const s = report.summary;
-  const mode = report.protocol === "agent-cli" && typeof report.mode === "string" && MODES.includes(report.mode) ? ` (${report.mode})` : "";
   if (s.verdict === "conformant") {
     const clean = count(s.warnings) + count(s.expectedFailures) + count(s.flaky) === 0;
-    return { label: BADGE_LABEL, message: `conformant${mode}`, color: clean ? "green" : "orange" };
+    return { message: "conformant", color: clean ? "green" : "orange" };
   }
   // Incomplete: some counted clause could not be judged, so the run is neither a pass nor a failure.
-  if (s.verdict === "incomplete") return { label: BADGE_LABEL, message: `incomplete${mode}`, color: "lightgrey" };
-  if (s.verdict !== "not-conformant") return { label: BADGE_LABEL, message: "not judged", color: "lightgrey" };
+  if (s.verdict === "incomplete") return { message: "incomplete", color: "lightgrey" };
+  if (s.verdict !== "not-conformant") return { message: "not judged", color: "lightgrey" };
   const counted = COUNTED[Object.hasOwn(COUNTED, s.level) ? s.level : "must"] ?? { levels: ["MUST"], name: "MUST" };
   let passed = 0;
   let judged = 0;
@@ -60,8 +61,8 @@ function verdictContent(report: RunReport): BadgeContent {
     judged += count(row?.passed) + count(row?.failed) + count(row?.expectedFailures) + count(row?.flaky);
   }
   // Every counted clause passed, yet the run failed: only stale expectation entries do that.
-  const message = passed === judged ? `stale expectations${mode}` : `${passed} of ${judged} ${counted.name}${mode}`;
-  return { label: BADGE_LABEL, message, color: "red" };
+  const message = passed === judged ? "stale expectations" : `${passed} of ${judged} ${isPolicyTest(report) ? "cases" : counted.name}`;
+  return { message, color: "red" };
 }
 
 /** The kit's options that set a time bound of its own choosing (what a failure at a kit-chosen bound may name). */

@@ -1,99 +1,82 @@
-import { bucketOf, isCounted } from "../core/report/judge.js";
-import type { Buckets, ClauseResult, Finding, RunReport } from "../core/report/types.js";
-import { bundledLabel } from "./bundled.js";
+import type { ClauseResult, RunReport } from "../core/report/types.js";
+import { failLabel, firstMessage, headLines, renderFinding, statusLabel } from "./console-lines.js";
 import { consoleFuzzLines } from "./fuzz-coverage.js";
-import { incompleteHeadline, reasonLine } from "./incomplete.js";
-import { atBoundLabel, atBoundSummary, kitBoundText } from "./kit-bound.js";
+import { incompleteClauses, incompleteHeadline, reasonLine } from "./incomplete.js";
+import { atBoundLabel, atBoundSummary } from "./kit-bound.js";
 import { makeStyle, printable, type Style } from "./style.js";
 import type { ReporterOptions } from "./types.js";
+import { isPolicyTest, unitWord } from "./words.js";
 
-const LABEL: Record<ClauseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", "not-applicable": "N/A " };
+/** Reasons an incomplete run lists by default; --verbose lists every one with its clauses. */
+export const BRIEF_REASONS = 3;
 
-/** A failure the verdict does not count: expected, flaky, or of a level --level leaves out. */
-const FAIL_LABEL: Partial<Record<keyof Buckets, string>> = { failed: "FAIL", warnings: "WARN", expectedFailures: "XFAIL", flaky: "FLAKY" };
-
-function failLabel(result: ClauseResult, report: RunReport): string {
-  return FAIL_LABEL[bucketOf(result, report.summary.level)] ?? "FAIL";
-}
-
-/** Five columns wide, so every clause line lines up: PASS, FAIL, WARN, XFAIL, FLAKY, SKIP, N/A. */
-function statusLabel(result: ClauseResult, report: RunReport, style: Style): string {
-  if (result.status === "pass") return style.green(LABEL.pass.padEnd(5));
-  if (result.status === "fail") {
-    const label = failLabel(result, report);
-    return label === "FAIL" ? style.red(label.padEnd(5)) : style.yellow(label.padEnd(5));
-  }
-  // A skip of a counted level makes the run incomplete: it stands out; other skips and N/A are dim.
-  if (result.status === "skip" && isCounted(result.level, report.summary.level)) return style.yellow(LABEL.skip.padEnd(5));
-  return style.dim(LABEL[result.status].trimEnd().padEnd(5));
-}
-
-function indent(text: string, prefix: string): string {
-  return printable(text)
-    .split("\n")
-    .map((line, i) => (i === 0 ? line : `${prefix}${line}`))
-    .join("\n");
-}
-
-function renderFinding(finding: Finding, style: Style): string[] {
-  const where = [finding.scenario, finding.requestId ? `request ${finding.requestId}` : ""].filter(Boolean).join(" · ");
-  const origin = finding.foundBy === "fuzz" ? style.yellow("found by fuzzing: ") : "";
-  const lines = [`      ${style.red("✗")} ${origin}${printable(finding.message)}${where ? style.dim(`  [${printable(where)}]`) : ""}`];
-  if (finding.expected !== undefined) lines.push(`        expected: ${printable(finding.expected.trimEnd())}`);
-  if (finding.seen !== undefined) lines.push(`        seen:     ${indent(finding.seen.trimEnd(), "                  ")}`);
-  for (const evidence of finding.evidence ?? []) {
-    const at = evidence.line !== undefined ? ` (line ${evidence.line}${evidence.column !== undefined ? `, column ${evidence.column}` : ""})` : "";
-    const label = `${evidence.stream ?? "evidence"}${at}:`.padEnd(9);
-    lines.push(style.dim(`        ${label} ${indent(evidence.excerpt.slice(0, 300).trimEnd(), "                  ")}`));
-  }
-  if (finding.kitBound !== undefined) lines.push(style.yellow(`        bound:    ${kitBoundText(finding.kitBound)}`));
-  if (finding.reproduce !== undefined) lines.push(`        reproduce: ${printable(finding.reproduce)}`);
-  return lines;
-}
-
-/** "digest dialect: accepts ryu and zmij; invocations bound in ryu". */
-function dialectLine(d: NonNullable<RunReport["digestDialect"]>): string {
-  const accepted = d.accepted.length === 0 ? "accepts none of the dialects with exponent floats" : `accepts ${d.accepted.map(printable).join(" and ")}${d.accepted.length === 1 ? " only" : ""}`;
-  return `digest dialect: ${accepted}; invocations bound in ${printable(d.bound)}`;
-}
-
-/** "shard 2/4 (units matrix, fresh; fuzz cases 50..99): 61 clauses left to the other shards; combine them with awp-conformance merge". */
-function shardLine(shard: NonNullable<RunReport["shard"]>): string {
-  const parts = [
-    ...(shard.units !== undefined ? [`${shard.units.length > 0 ? shard.units.map(printable).join(", ") : "no part of the suite"}`] : []),
-    ...(shard.cases !== undefined ? [shard.cases.to > shard.cases.from ? `fuzz cases ${shard.cases.from}..${shard.cases.to - 1}` : "no fuzz case"] : []),
-  ];
-  return `shard ${shard.index}/${shard.count}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}: ${shard.elsewhere} clause${shard.elsewhere === 1 ? "" : "s"} left to the other shards; combine the shards' reports with awp-conformance merge`;
-}
-
-/** One line per clause, the evidence under each failure, and a closing count line. */
+/**
+ * The console report. By default it prints what needs a person: failures and warnings with their
+ * evidence, expected and flaky failures one line each, why the run is incomplete (its first
+ * reasons and a count), notes and the summary. With --verbose (options.verbose) it prints one
+ * line per clause, passes, skips and not-applicable ones included, and every reason.
+ */
 export function renderConsole(report: RunReport, options: ReporterOptions): string {
   const style = makeStyle(options.color);
-  const max = options.maxFindings ?? 3;
-  const bundled = bundledLabel(report);
-  const lines = [style.bold(`awp-conformance ${report.tool.version} · ${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode ? ` (${report.mode})` : ""} · ${printable(report.candidate.argv.join(" "))}`)];
-  if (report.digestDialect !== undefined) lines.push(style.dim(dialectLine(report.digestDialect)));
-  if (report.shard !== undefined) lines.push(style.dim(shardLine(report.shard)));
-  if (typeof report.halted === "string") lines.push(style.yellow(`${style.bold("STOPPED EARLY —")} ${printable(report.halted)}`));
-  lines.push(...incompleteBlock(report, style));
-  const shownAbove = report.summary.verdict === "incomplete" ? report.summary.incomplete.map((g) => g.reason) : [];
-  const firstWith = new Map<string, string>();
-  for (const result of report.clauses) {
-    const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith, report.halted))}`) : "";
-    // A policy-test entry's title is its case name, already the end of its id.
-    const title = report.protocol === "policy-test" ? "" : `  ${style.dim(result.title)}`;
-    lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}${title}${reason}${style.yellow(atBoundLabel(result))}`);
-    if (result.status === "fail") {
-      for (const finding of result.findings.slice(0, max)) lines.push(...renderFinding(finding, style));
-      if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));
-    }
-  }
+  const verbose = options.verbose === true;
+  const lines = [...headLines(report, style), ...incompleteBlock(report, style, verbose), ...(verbose ? everyClause(report, options, style) : needsAttention(report, options, style))];
   for (const note of report.notes) lines.push(style.dim(`note: ${printable(note)}`));
   lines.push(...consoleFuzzLines(report, style));
   for (const stale of report.summary.stale) lines.push(style.red(`stale expectation: ${printable(stale)}`));
+  if (!verbose) lines.push(...hiddenHint(report, style));
   lines.push(summaryLine(report, style));
-  lines.push(...completionHint(report, style));
+  lines.push(...(verbose ? completionList(report, style) : completionCount(report, style)));
   return `${lines.join("\n")}\n`;
+}
+
+function clauseLine(result: ClauseResult, report: RunReport, style: Style, reason: string): string {
+  // A policy-test entry's title is its case name, already the end of its id.
+  const title = isPolicyTest(report) ? "" : `  ${style.dim(result.title)}`;
+  return `${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}${title}${reason}${style.yellow(atBoundLabel(result))}`;
+}
+
+function findingLines(result: ClauseResult, options: ReporterOptions, style: Style): string[] {
+  const max = options.maxFindings ?? 3;
+  const lines = result.findings.slice(0, max).flatMap((finding) => renderFinding(finding, style));
+  if (result.findings.length > max) lines.push(style.dim(`      … and ${result.findings.length - max} more in the JSON report`));
+  return lines;
+}
+
+/** --verbose: one line per clause, the evidence under each failure. */
+function everyClause(report: RunReport, options: ReporterOptions, style: Style): string[] {
+  const shownAbove = report.summary.verdict === "incomplete" ? report.summary.incomplete.map((g) => g.reason) : [];
+  const firstWith = new Map<string, string>();
+  const lines: string[] = [];
+  for (const result of report.clauses) {
+    const reason = result.reason ? style.dim(` — ${printable(shortReason(result.id, result.reason, shownAbove, firstWith, report.halted))}`) : "";
+    lines.push(clauseLine(result, report, style, reason));
+    if (result.status === "fail") lines.push(...findingLines(result, options, style));
+  }
+  return lines;
+}
+
+/** By default: failures and warnings with their evidence; expected and flaky failures one line each (id and first finding). */
+function needsAttention(report: RunReport, options: ReporterOptions, style: Style): string[] {
+  const lines: string[] = [];
+  for (const result of report.clauses) {
+    if (result.status !== "fail") continue;
+    const label = failLabel(result, report);
+    if (label === "XFAIL" || label === "FLAKY") {
+      lines.push(`${statusLabel(result, report, style)} ${result.level.padEnd(6)} ${result.id}${style.dim(` — ${firstMessage(result)}`)}`);
+      continue;
+    }
+    lines.push(clauseLine(result, report, style, ""), ...findingLines(result, options, style));
+  }
+  return lines;
+}
+
+/** "--verbose also lists the 40 passed and 12 skipped or not applicable clauses", when the brief report left some out. */
+function hiddenHint(report: RunReport, style: Style): string[] {
+  const passed = report.clauses.filter((r) => r.status === "pass").length;
+  const unjudged = report.clauses.length - passed - report.clauses.filter((r) => r.status === "fail").length;
+  const parts = [...(passed > 0 ? [`${passed} passed`] : []), ...(unjudged > 0 ? [`${unjudged} skipped or not applicable`] : [])];
+  if (parts.length === 0) return [];
+  return [style.dim(`(--verbose lists the ${parts.join(" and ")} ${unitWord(report)}${passed + unjudged === 1 ? "" : "s"} too)`)];
 }
 
 /** A reason is printed whole once: later clauses with the same reason point back to it. */
@@ -109,24 +92,37 @@ function shortReason(id: string, reason: string, shownAbove: readonly string[], 
 
 /**
  * Right under the header of an incomplete run: why, and which clauses each reason left
- * unjudged. (A run that failed as well shows its skips at the end only.)
+ * unjudged (by default the first reasons with a count each; --verbose: every reason and its
+ * clause ids). A run that failed as well shows its skips at the end only.
  */
-function incompleteBlock(report: RunReport, style: Style): string[] {
+function incompleteBlock(report: RunReport, style: Style, verbose: boolean): string[] {
   const groups = report.summary.incomplete;
   if (report.summary.verdict !== "incomplete" || groups.length === 0) return [];
   const lines = [style.yellow(style.bold(`INCOMPLETE — ${incompleteHeadline(report)}; the run cannot be conformant until they are:`))];
-  for (const [i, group] of groups.entries()) {
-    lines.push(`  ${style.yellow(`${i + 1}.`)} ${printable(group.reason)}`);
-    lines.push(style.dim(`      ${group.clauses.join(", ")}`));
+  const shown = verbose ? groups : groups.slice(0, BRIEF_REASONS);
+  for (const [i, group] of shown.entries()) {
+    lines.push(`  ${style.yellow(`${i + 1}.`)} ${printable(verbose ? group.reason : reasonLine(group, unitWord(report)))}`);
+    if (verbose) lines.push(style.dim(`      ${group.clauses.join(", ")}`));
   }
+  const more = groups.length - shown.length;
+  if (more > 0) lines.push(style.dim(`  … and ${more} more reason${more === 1 ? "" : "s"}: --verbose lists every reason with its ${unitWord(report)}s`));
   return lines;
 }
 
-/** The console ends with what to add to make the run complete (the reasons again, short), whatever the verdict. */
-function completionHint(report: RunReport, style: Style): string[] {
+/** --verbose ends with what to add to make the run complete (the reasons again, short), whatever the verdict. */
+function completionList(report: RunReport, style: Style): string[] {
   const groups = report.summary.incomplete;
   if (groups.length === 0) return [];
-  return [style.yellow("To make the run complete:"), ...groups.map((group) => `  - ${printable(reasonLine(group))}`)];
+  return [style.yellow("To make the run complete:"), ...groups.map((group) => `  - ${printable(reasonLine(group, unitWord(report)))}`)];
+}
+
+/** By default the to-do list is one line: how many reasons, and how to see them. */
+function completionCount(report: RunReport, style: Style): string[] {
+  const groups = report.summary.incomplete;
+  if (groups.length === 0) return [];
+  const n = groups.length;
+  const where = report.summary.verdict === "incomplete" && n <= BRIEF_REASONS ? "listed above" : "--verbose lists them, as do the markdown and html reports";
+  return [style.yellow(`To make the run complete: ${n} reason${n === 1 ? "" : "s"} left ${incompleteClauses(report)} unjudged (${where})`)];
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -137,7 +133,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" 
  */
 export function summaryLine(report: RunReport, style: Style = makeStyle(false)): string {
   const s = report.summary;
-  const unit = report.protocol === "policy-test" ? "case" : "clause";
+  const unit = unitWord(report);
   const atBound = atBoundSummary(report);
   const parts = [`${s.passed} passed`, `${s.failed} failed${atBound !== "" ? ` (${atBound})` : ""}`];
   if (s.warnings > 0) parts.push(plural(s.warnings, "warning"));

@@ -54,6 +54,8 @@ export interface ClauseContext {
   docsUrl: string | undefined;
   level: CountedLevel;
   maxFindings: number;
+  /** What an entry is: a catalogue clause, or a policy-test case. */
+  unit: "case" | "clause";
 }
 
 function clauseBody(result: ClauseResult, ctx: ClauseContext): string {
@@ -68,7 +70,7 @@ function clauseBody(result: ClauseResult, ctx: ClauseContext): string {
     const revision = sourceRevision(known.source);
     parts.push(`<p class="source">Source: ${href === undefined ? source : `<a class="src" href="${href}">${source}</a>`}${revision === undefined ? "" : ` <span class="muted">(${escapeText(revision)})</span>`}</p>`);
   } else {
-    parts.push('<p class="clause-text muted">This clause is not in this kit\'s catalogue: no text to show.</p>');
+    parts.push(ctx.unit === "case" ? '<p class="clause-text muted">A case of your policy-test files: what it expects is written there.</p>' : '<p class="clause-text muted">This clause is not in this kit\'s catalogue: no text to show.</p>');
   }
   // The clause docs only where the user hosts them (--docs-url); the source link above works anywhere.
   const docs = ctx.docsUrl === undefined ? undefined : safeHref(clauseLink(result.id, ctx.docsUrl) ?? "");
@@ -108,7 +110,28 @@ export function renderClause(result: ClauseResult, ctx: ClauseContext): string {
   ].join("\n");
 }
 
-/** Clause results grouped by protocol area, in the order the report lists them. */
+/**
+ * Where a row goes in the page: what needs a person first. Counted failures, then warnings,
+ * expected and flaky failures, skips that leave the run incomplete, then passes, other skips
+ * and not-applicable clauses.
+ */
+function attentionRank(result: ClauseResult, level: CountedLevel): number {
+  const kind = kindOf(result);
+  if (kind === "fail") return countsAgainst(result, level) ? 0 : 1;
+  if (kind === "expected" || kind === "flaky") return 2;
+  if (kind === "skip") return (COUNTED[level] ?? COUNTED.must).includes(result.level) ? 3 : 5;
+  return kind === "pass" ? 4 : 6;
+}
+
+/** The clauses in the page's order (stable within a rank): grouped by area, the area of the first failure comes first. */
+export function attentionOrder(clauses: readonly ClauseResult[], level: CountedLevel): ClauseResult[] {
+  return clauses
+    .map((result, i) => ({ result, i, rank: attentionRank(result, level) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((entry) => entry.result);
+}
+
+/** Clause results grouped by protocol area, in the order given (an area where its first result is). */
 export function groupByArea(clauses: readonly ClauseResult[]): Map<string, ClauseResult[]> {
   const areas = new Map<string, ClauseResult[]>();
   for (const result of clauses) {
@@ -125,8 +148,8 @@ export function areaAnchor(area: string): string {
 }
 
 /** A one-line tally such as "12 clauses · 1 fail · 11 pass". */
-export function tally(results: readonly ClauseResult[]): string {
-  const parts = [`${results.length} clause${results.length === 1 ? "" : "s"}`];
+export function tally(results: readonly ClauseResult[], unit: "case" | "clause" = "clause"): string {
+  const parts = [`${results.length} ${unit}${results.length === 1 ? "" : "s"}`];
   for (const { kind, label } of KINDS) {
     const n = results.filter((r) => kindOf(r) === kind).length;
     if (n > 0) parts.push(`${n} ${label}`);
@@ -141,12 +164,12 @@ export function renderAreas(clauses: readonly ClauseResult[], ctx: ClauseContext
     sections.push(
       [
         `<section class="area" id="${areaAnchor(area)}">`,
-        `<h2>${escapeText(area)} <span class="muted">${tally(results)}</span></h2>`,
+        `<h2>${escapeText(area)} <span class="muted">${tally(results, ctx.unit)}</span></h2>`,
         ...results.map((r) => renderClause(r, ctx)),
         "</section>",
       ].join("\n"),
     );
   }
-  if (sections.length === 0) return '<p class="muted">No clause was selected in this run.</p>';
+  if (sections.length === 0) return `<p class="muted">No ${ctx.unit} was selected in this run.</p>`;
   return sections.join("\n");
 }

@@ -5,6 +5,7 @@ import { escapeAttr, escapeNumber, escapeText, shellQuote } from "./html-escape.
 import { incompleteHeadline } from "./incomplete.js";
 import { atBoundSummary } from "./kit-bound.js";
 import { clauseAnchor } from "./links.js";
+import { isPolicyTest, reportTitle, unitWord } from "./words.js";
 
 const VERDICT: Readonly<Record<Summary["verdict"], { key: string; label: string }>> = {
   conformant: { key: "conformant", label: "Conformant" },
@@ -28,8 +29,8 @@ function verdictBox(report: RunReport): string {
   const summary = report.summary;
   const v = verdictOf(summary);
   let detail: string;
-  if (summary.verdict === "nothing-judged") detail = "no clause was judged: a vacuous run is not a pass";
-  else if (summary.verdict === "conformant") detail = "every counted clause was judged and held";
+  if (summary.verdict === "nothing-judged") detail = `no ${unitWord(report)} was judged: a vacuous run is not a pass`;
+  else if (summary.verdict === "conformant") detail = `every counted ${unitWord(report)} was judged and held`;
   else if (summary.verdict === "incomplete") detail = `${incompleteHeadline(report)}: not a pass until they are`;
   else {
     const reasons: string[] = [];
@@ -83,7 +84,9 @@ function metaList(report: RunReport): string {
     ["ended", `<time>${escapeText(report.endedAt)}</time> (${escapeText(duration(report.startedAt, report.endedAt))})`],
     ["counted level", `${escapeText(COUNTED_LABEL[report.summary.level] ?? report.summary.level)} failures decide the verdict (--level ${escapeText(report.summary.level)})`],
   ];
-  const selection = [...report.selection.clause.map((c) => `--clause ${c}`), ...report.selection.skip.map((c) => `--skip ${c}`)];
+  // A policy test's selection is its --case patterns.
+  const flag = isPolicyTest(report) ? "--case" : "--clause";
+  const selection = [...report.selection.clause.map((c) => `${flag} ${c}`), ...report.selection.skip.map((c) => `--skip ${c}`)];
   if (selection.length > 0) rows.push(["selection", `<code>${escapeText(selection.join(" "))}</code>`]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}</dl>`;
 }
@@ -103,9 +106,10 @@ const BUCKETS: readonly [keyof Buckets, string][] = [
   ["notApplicable", "not applicable"],
 ];
 
-function countsBlock(summary: Summary): string {
+function countsBlock(report: RunReport): string {
+  const summary = report.summary;
   const items = [
-    count("total", "clauses", summary.total),
+    count("total", `${unitWord(report)}s`, summary.total),
     ...BUCKETS.map(([key, label]) => count(key, label, summary[key])),
     count("deselected", "deselected", summary.deselected),
     count("stale", "stale entries", summary.stale.length),
@@ -148,11 +152,11 @@ function failuresBox(clauses: readonly ClauseResult[]): string {
   return `<section class="box failures"><h2>Failures</h2><ul>${items.join("\n")}</ul></section>`;
 }
 
-function areaNav(clauses: readonly ClauseResult[]): string {
-  const links = [...groupByArea(clauses)].map(([area, results]) => {
+function areaNav(report: RunReport): string {
+  const links = [...groupByArea(report.clauses)].map(([area, results]) => {
     const failing = results.filter((r) => kindOf(r) === "fail").length;
     const mark = failing > 0 ? ` <span class="n-fail">${failing} fail</span>` : "";
-    return `<li><a href="#${areaAnchor(area)}" title="${escapeAttr(tally(results))}">${escapeText(area)}${mark}</a></li>`;
+    return `<li><a href="#${areaAnchor(area)}" title="${escapeAttr(tally(results, unitWord(report)))}">${escapeText(area)}${mark}</a></li>`;
   });
   return links.length > 0 ? `<nav class="areas" aria-label="Protocol areas"><ul>${links.join("")}</ul></nav>` : "";
 }
@@ -185,16 +189,16 @@ function bundledHeading(report: RunReport): string {
 export function renderHeader(report: RunReport): string {
   return [
     '<header class="page">',
-    `<h1>Conformance report · ${bundledHeading(report)}${escapeText(report.protocol)}${report.mode !== undefined ? ` (${escapeText(report.mode)})` : ""}</h1>`,
+    `<h1>${reportTitle(report)} · ${bundledHeading(report)}${escapeText(report.protocol)}${report.mode !== undefined ? ` (${escapeText(report.mode)})` : ""}</h1>`,
     verdictBox(report),
     haltedBox(report),
     incompleteBox(report),
     metaList(report),
-    countsBlock(report.summary),
+    countsBlock(report),
     staleBox(report.summary.stale),
     failuresBox(report.clauses),
     notesBox(report.notes),
-    areaNav(report.clauses),
+    areaNav(report),
     filterForm(report.clauses),
     "</header>",
   ]

@@ -1,12 +1,13 @@
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import type { Clause, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
-import { renderAreas } from "./html-clauses.js";
+import { attentionOrder, renderAreas } from "./html-clauses.js";
 import { escapeAttr, escapeText } from "./html-escape.js";
 import { renderHeader, verdictLabel } from "./html-header.js";
 import { HTML_CSP, HTML_SCRIPT } from "./html-script.js";
 import { HTML_STYLE } from "./html-style.js";
 import type { ReporterOptions } from "./types.js";
+import { isPolicyTest, reportTitle, unitWord } from "./words.js";
 
 /** The kit's own clause texts and sources, by id; empty if the catalogue cannot be read. */
 function catalogueOf(report: RunReport): Map<string, Clause> {
@@ -24,16 +25,19 @@ function catalogueOf(report: RunReport): Map<string, Clause> {
  * Content-Security-Policy), no external resource, every report string escaped. Readable
  * without script; the script only adds the status and level filters and copy buttons.
  */
-export function renderHtml(report: RunReport, options: ReporterOptions): string {
+export function renderHtml(given: RunReport, options: ReporterOptions): string {
+  // Failures and warnings first, then what left the run incomplete, then passes and the rest.
+  const report = { ...given, clauses: attentionOrder(given.clauses, given.summary.level) };
   const ctx = {
     catalogue: catalogueOf(report),
     docsUrl: options.docsUrl,
     level: report.summary.level,
     // Findings beyond this many per clause sit behind a "more" toggle (all are in the file).
     maxFindings: Math.max(1, options.maxFindings ?? 3),
+    unit: unitWord(report),
   };
   const bundled = bundledLabel(report);
-  const title = `${report.tool.name} · ${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""} · ${verdictLabel(report.summary)}`;
+  const title = `${report.tool.name} · ${isPolicyTest(report) ? `${reportTitle(report)} · ` : ""}${bundled !== undefined ? `${bundled} · ` : ""}${report.protocol}${report.mode !== undefined ? ` (${report.mode})` : ""} · ${verdictLabel(report.summary)}`;
   return [
     "<!DOCTYPE html>",
     '<html lang="en">',

@@ -1,4 +1,5 @@
 import type { Level, RunReport } from "../core/report/types.js";
+import { unitWord } from "./words.js";
 
 /**
  * Words every reporter uses for an incomplete run, from `summary.incomplete`: how many
@@ -18,7 +19,7 @@ export function incompleteClauses(report: RunReport): string {
   const ids = report.summary.incomplete.flatMap((group) => group.clauses);
   const counts = LEVELS.map((level) => ({ level, n: ids.filter((id) => levelOf.get(id) === level).length })).filter((c) => c.n > 0);
   const total = ids.length;
-  const noun = `clause${total === 1 ? "" : "s"}`;
+  const noun = `${unitWord(report)}${total === 1 ? "" : "s"}`;
   // Ids the clause list does not know (a hand-edited report) are counted without a level.
   if (counts.reduce((n, c) => n + c.n, 0) !== total) return `${total} ${noun}`;
   const parts = counts.map((c) => `${c.n} ${c.level}`);
@@ -31,7 +32,7 @@ export function incompleteHeadline(report: RunReport): string {
   return `${incompleteClauses(report)} could not be judged`;
 }
 
-/** One reason group in a line: "REASON (3 clauses)". */
-export function reasonLine(group: { reason: string; clauses: readonly string[] }): string {
-  return `${group.reason} (${group.clauses.length} clause${group.clauses.length === 1 ? "" : "s"})`;
+/** One reason group in a line: "REASON (3 clauses)" ("3 cases" in a policy-test report). */
+export function reasonLine(group: { reason: string; clauses: readonly string[] }, unit: "case" | "clause" = "clause"): string {
+  return `${group.reason} (${group.clauses.length} ${unit}${group.clauses.length === 1 ? "" : "s"})`;
 }

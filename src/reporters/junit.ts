@@ -5,6 +5,7 @@ import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { atBoundNote, atBoundSummary, kitBoundText } from "./kit-bound.js";
 import { areaOf, clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
+import { isPolicyTest, unitWord } from "./words.js";
 import { xmlAttrs, xmlText } from "./xml.js";
 
 /**
@@ -43,7 +44,13 @@ function tally(results: readonly ClauseResult[], report: RunReport): Tally {
   };
 }
 
-/** Run duration in seconds (the report times the run, not each clause). */
+/** A clause's time in seconds: the scenarios or calls that judged it (ClauseResult.durationMs); 0 when the report has none. */
+function clauseSeconds(result: ClauseResult): string {
+  const ms = result.durationMs;
+  return typeof ms === "number" && Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : "0";
+}
+
+/** Run duration in seconds. */
 function runSeconds(report: RunReport): string {
   const ms = Date.parse(report.endedAt) - Date.parse(report.startedAt);
   return Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : "0";
@@ -116,7 +123,7 @@ function skipText(result: ClauseResult, outcome: Outcome, report: RunReport): st
 
 function testcase(result: ClauseResult, report: RunReport, options: ReporterOptions): string[] {
   const outcome = outcomeOf(result, report);
-  const open = `    <testcase${xmlAttrs({ classname: areaOf(result.id), name: `${result.id} — ${result.title}`, time: "0" })}`;
+  const open = `    <testcase${xmlAttrs({ classname: areaOf(result.id), name: isPolicyTest(report) ? result.id : `${result.id} — ${result.title}`, time: clauseSeconds(result) })}`;
   const skipped = skipText(result, outcome, report);
   if (outcome === "pass") return [`${open}/>`];
   const body: string[] = [];
@@ -157,7 +164,8 @@ function properties(report: RunReport): [string, string][] {
 }
 
 function suiteLines(name: string, t: Tally, cases: string[], report: RunReport): string[] {
-  const attrs = { name, tests: t.tests, failures: t.failures, errors: 0, skipped: t.skipped, time: "0", timestamp: report.startedAt };
+  // Every suite is part of the one run (its clauses were judged on shared scenarios and calls): its time is the run's.
+  const attrs = { name, tests: t.tests, failures: t.failures, errors: 0, skipped: t.skipped, time: runSeconds(report), timestamp: report.startedAt };
   return [
     `  <testsuite${xmlAttrs(attrs)}>`,
     "    <properties>",
@@ -192,11 +200,11 @@ function runCases(report: RunReport): RunCase[] {
   const cases: RunCase[] = [];
   if (s.verdict === "incomplete") {
     const headline = incompleteHeadline(report);
-    const body = ["To make the run complete:", ...s.incomplete.flatMap((g) => [`- ${reasonLine(g)}`, ...g.clauses.map((id) => `    ${id}`)])];
+    const body = ["To make the run complete:", ...s.incomplete.flatMap((g) => [`- ${reasonLine(g, unitWord(report))}`, ...g.clauses.map((id) => `    ${id}`)])];
     cases.push({ name: `run is incomplete — ${headline}`, message: `run is incomplete: ${headline}`, type: "incomplete", body });
   }
   if (s.verdict === "nothing-judged") {
-    const message = "no clause was judged (all skipped, not applicable or deselected): a vacuous run is not a pass";
+    const message = `no ${unitWord(report)} was judged (all skipped, not applicable or deselected): a vacuous run is not a pass`;
     cases.push({ name: "nothing was judged", message, type: "nothing-judged", body: [message] });
   }
   if (s.stale.length > 0) {

@@ -6,6 +6,7 @@ import { incompleteHeadline, incompleteTotal } from "./incomplete.js";
 import { atBoundNote, atBoundSummary } from "./kit-bound.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
+import { isPolicyTest, unitWord } from "./words.js";
 
 /**
  * The Markdown summary, fit for `$GITHUB_STEP_SUMMARY` and pull-request comments. Everything
@@ -91,9 +92,18 @@ const HEADING: Readonly<Record<RunReport["summary"]["verdict"], string>> = {
   "nothing-judged": "❌ Nothing was judged (not a pass)",
 };
 
+/** A policy-test report's heading says what the cases did. */
+const POLICY_HEADING: Readonly<Record<RunReport["summary"]["verdict"], string>> = {
+  conformant: "✅ Policy tests pass",
+  "not-conformant": "❌ Policy tests fail",
+  incomplete: "⏸️ Policy tests incomplete (not a pass)",
+  "nothing-judged": "❌ No policy test was judged (not a pass)",
+};
+
 function heading(report: RunReport): string {
   const verdict = report.summary.verdict;
-  const words = Object.hasOwn(HEADING, verdict) ? HEADING[verdict] : HEADING["not-conformant"];
+  const table = isPolicyTest(report) ? POLICY_HEADING : HEADING;
+  const words = Object.hasOwn(table, verdict) ? table[verdict] : table["not-conformant"];
   const bundled = bundledLabel(report);
   return `## ${words}: ${bundled !== undefined ? `${escapeMarkdown(bundled, 80)} · ` : ""}${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? ` (${escapeMarkdown(report.mode, 40)})` : ""}`;
 }
@@ -111,13 +121,14 @@ function about(report: RunReport, counted: number): string[] {
   const level = levelOf(report);
   const notJudged = incompleteTotal(report);
   const levels = level === "must" ? "MUST" : level === "should" ? "MUST and SHOULD" : "MUST, SHOULD and MAY";
+  const unit = unitWord(report);
   return [
     `- **Candidate:** ${escapeMarkdown(argv, 200)}`,
     `- **Protocol:** ${escapeMarkdown(report.protocol, 40)}${report.mode !== undefined ? `, mode ${escapeMarkdown(report.mode, 40)}` : ""}`,
     `- **Kit:** ${escapeMarkdown(report.tool?.name, 60)} ${escapeMarkdown(report.tool?.version, 40)}`,
     ...(report.shard !== undefined ? [`- **Shard:** ${num(report.shard.index)} of ${num(report.shard.count)}; ${num(report.shard.elsewhere)} clauses left to the other shards (combine the reports with \`awp-conformance merge\`)`] : []),
-    `- **Verdict:** ${levels} clauses count (\`--level ${level}\`); ${num(counted)} counted failure${counted === 1 ? "" : "s"}, ` +
-      `${num(notJudged)} counted clause${notJudged === 1 ? "" : "s"} not judged, ${num(s.stale.length)} stale expectation${s.stale.length === 1 ? "" : "s"}`,
+    `- **Verdict:** ${levels} ${unit}s count (\`--level ${level}\`); ${num(counted)} counted failure${counted === 1 ? "" : "s"}, ` +
+      `${num(notJudged)} counted ${unit}${notJudged === 1 ? "" : "s"} not judged, ${num(s.stale.length)} stale expectation${s.stale.length === 1 ? "" : "s"}`,
   ];
 }
 
@@ -152,7 +163,7 @@ function countsTable(report: RunReport): string[] {
     lines.push(`| ${level} | ${COLUMNS.map(([key]) => num(row?.[key])).join(" | ")} | ${num(total)} |`);
   }
   lines.push(`| **All** | ${COLUMNS.map(([key]) => `**${num(s[key])}**`).join(" | ")} | **${num(s.total)}** |`);
-  if (s.deselected > 0) lines.push("", `${num(s.deselected)} clause${s.deselected === 1 ? "" : "s"} deselected (\`--clause\`/\`--skip\`).`);
+  if (s.deselected > 0) lines.push("", isPolicyTest(report) ? `${num(s.deselected)} case${s.deselected === 1 ? "" : "s"} deselected (\`--case\`).` : `${num(s.deselected)} clause${s.deselected === 1 ? "" : "s"} deselected (\`--clause\`/\`--skip\`).`);
   return lines;
 }
 
@@ -201,11 +212,11 @@ function failuresTable(report: RunReport, docsUrl: string | undefined): string[]
   const lines = [
     "### Failures",
     "",
-    "| | Level | Clause | Title | First finding | Seen | Found by |",
+    `| | Level | ${isPolicyTest(report) ? "Case" : "Clause"} | Title | First finding | Seen | Found by |`,
     "|---|---|---|---|---|---|---|",
     ...sorted.slice(0, MAX_ROWS).map(({ r, kind }) => failureRow(r, kind, docsUrl)),
   ];
-  if (sorted.length > MAX_ROWS) lines.push("", `… and ${sorted.length - MAX_ROWS} more failing clauses in report.json.`);
+  if (sorted.length > MAX_ROWS) lines.push("", `… and ${sorted.length - MAX_ROWS} more failing ${unitWord(report)}s in report.json.`);
   return lines;
 }
 

@@ -5,6 +5,7 @@ import { incompleteHeadline } from "./incomplete.js";
 import { clauseLink } from "./links.js";
 import type { ReporterOptions } from "./types.js";
 import { visible } from "./xml.js";
+import { unitWord } from "./words.js";
 
 /** A YAML diagnostic value; keys with undefined values (and empty lists) are left out. */
 type Scalar = string | number | boolean;
@@ -155,7 +156,7 @@ function runPoints(report: RunReport): { description: string; diag: YamlMap }[] 
     points.push({ description: "expected-failure entries are stale", diag: { message, severity: "must", stale: s.stale } });
   }
   if (s.verdict === "nothing-judged") {
-    const message = "no clause was judged (all skipped, not applicable or deselected): a vacuous run is not a pass";
+    const message = `no ${unitWord(report)} was judged (all skipped, not applicable or deselected): a vacuous run is not a pass`;
     points.push({ description: "nothing was judged", diag: { message, severity: "must" } });
   }
   return points;
@@ -170,7 +171,7 @@ function verdictLine(report: RunReport): string {
   parts.push(`${s.skipped} skipped`, `${s.notApplicable} not applicable`);
   if (s.deselected > 0) parts.push(`${s.deselected} deselected`);
   if (s.stale.length > 0) parts.push(`${s.stale.length} stale expected-failure entr${s.stale.length === 1 ? "y" : "ies"}`);
-  return `# verdict: ${s.verdict} (counted level: ${s.level}) — ${s.total} clause${s.total === 1 ? "" : "s"}: ${parts.join(", ")}`;
+  return `# verdict: ${s.verdict} (counted level: ${s.level}) — ${s.total} ${unitWord(report)}${s.total === 1 ? "" : "s"}: ${parts.join(", ")}`;
 }
 
 /** Comment lines under the plan of an incomplete run: the verdict and each reason, before any point. */

@@ -6,6 +6,8 @@ export interface ReporterOptions {
   maxFindings?: number;
   /** Where the user hosts docs/clauses.md (--docs-url): clause links are then `${docsUrl}#${clauseAnchor(id)}`; without it, each clause's public source. */
   docsUrl?: string;
+  /** --verbose: the console lists every clause (passes, skips, not applicable) and every reason a run is incomplete. */
+  verbose?: boolean;
 }
 
 /** A reporter is pure: report in, text out. */

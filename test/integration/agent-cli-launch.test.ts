@@ -19,6 +19,9 @@ function expectConformant(report: RunReport, text: string, mode: Mode): void {
   expect(text).not.toContain("sk-awp-");
   expect(text).not.toMatch(/awp-cp-[0-9a-f]{48}/);
   expect(report.options.managedTasks).toBe(true);
+  // Each clause carries the time of the scenarios that judged it (JUnit's testcase time); the launch clauses, judged on the configuration, none.
+  const untimed = report.clauses.filter((c) => c.status === "pass" && (c.id.startsWith("agent-cli/launch/") ? c.durationMs !== 0 : !((c.durationMs ?? 0) > 0)));
+  expect(untimed.map((c) => `${c.id}: ${c.durationMs}`)).toEqual([]);
 }
 
 // The launch clauses: the fake without a fault, each run with one broken configuration.

@@ -18,7 +18,7 @@ describe("awp-conformance record", () => {
     const text = readFileSync(file, "utf8");
     expect(JSON.parse(text.split("\n")[0] ?? "{}")).toMatchObject({ kind: "header", scenario: "tools", mode: "awp-jsonl" });
     expect(text).not.toMatch(/sk-awp-/);
-    const checked = await runCli(["check", file]);
+    const checked = await runCli(["check", "--verbose", file]);
     // One recorded scenario cannot show the launch configuration or the other scenarios' MUST clauses: incomplete.
     expect(checked.code).toBe(4);
     expect(checked.stdout).toMatch(/^INCOMPLETE — \d+ MUST clauses could not be judged/m);

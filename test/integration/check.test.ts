@@ -56,7 +56,7 @@ describe("awp-conformance check", () => {
   });
 
   it("reads a capture made outside the kit (claude -p): judges what it shows, and says of the rest what a capture cannot show", async () => {
-    const capture = await check([join(ROOT, "test/fixtures/captures/claude-code-2.1.332_print-one-turn.jsonl")]);
+    const capture = await check([join(ROOT, "test/fixtures/captures/claude-code-2.1.332_print-one-turn.jsonl")], ["--verbose"]);
     const report = readReport(capture.out);
     expect(capture.code).toBe(4);
     expect(failing(report)).toEqual([]);
@@ -75,6 +75,12 @@ describe("awp-conformance check", () => {
       expect(report.clauses.find((c) => c.id === id)?.status, id).toBe("pass");
     }
     expect(capture.stdout).toMatch(/stream_event\(content_block_delta\) ×3/);
+    // Without --verbose: the failure, the reasons in a count, no SKIP or N/A line, no to-do list item by item.
+    expect(capture.stdout).toMatch(/^WARN  SHOULD agent-cli\/turns\/error-code-in-result /m);
+    expect(capture.stdout).not.toMatch(/^(PASS|SKIP|N\/A) /m);
+    expect(capture.stdout).not.toMatch(/^ {2}- /m);
+    expect(capture.stdout.trimEnd().split("\n").at(-1)).toMatch(/^To make the run complete: \d+ reasons left \d+ MUST clauses unjudged \(--verbose lists them, as do the markdown and html reports\)$/);
+    expect(capture.stdout.trimEnd().split("\n").length).toBeLessThan(25);
   });
 
   it("refuses a --clause pattern that matches no clause, naming it (exit 2, before reading a transcript)", async () => {

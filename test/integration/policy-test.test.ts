@@ -33,11 +33,18 @@ describe("awp-conformance policy-test (built CLI)", () => {
     expect(report.summary).toMatchObject({ total: 10, passed: 10, failed: 0, verdict: "conformant" });
     expect(report.clauses.map((c) => c.id)).toContain("policy-test/policy-tests/other tools are only observed/Read");
     expect(reference.stdout).toContain("10 cases: 10 passed, 0 failed");
+    // Titled and worded as policy tests, in every format.
+    expect(readFileSync(join(out.reference, "report.html"), "utf8")).toContain("<h1>Policy test report · policy-test</h1>");
+    expect(readFileSync(join(out.reference, "report.md"), "utf8").split("\n")[0]).toBe("## ✅ Policy tests pass: policy-test");
   });
 
   it("writes one JUnit testcase per case, and every other reporter's file", () => {
     const xml = readFileSync(join(out.reference, "report.xml"), "utf8");
     expect(xml.match(/<testcase /g)).toHaveLength(10);
+    // Each case timed by its call: the testcase time is the call's duration, in seconds.
+    const report = readReport(out.reference);
+    for (const c of report.clauses) expect(c.durationMs, c.id).toBeGreaterThan(0);
+    expect([...xml.matchAll(/<testcase [^>]*time="([^"]*)"/g)].map((m) => m[1])).toEqual(report.clauses.map((c) => ((c.durationMs ?? 0) / 1000).toFixed(3)));
     expect(xml).toContain('<testsuite name="policy-test/policy-tests" tests="10" failures="0"');
     expect(readFileSync(join(out.reference, "report.tap"), "utf8")).toMatch(/^1\.\.10$/m);
     expect(readFileSync(join(out.reference, "report.md"), "utf8")).toContain("policy-test");

@@ -22,7 +22,19 @@ describe("reporters from the command line", () => {
     expect(code).toBe(0);
     for (const file of FILES) expect(existsSync(join(out, file)), file).toBe(true);
     expect(readReport(out).summary).toMatchObject({ warnings: 1, verdict: "conformant", level: "must" });
-    expect(JSON.parse(readFileSync(join(out, "badge.json"), "utf8"))).toMatchObject({ schemaVersion: 1, label: "awp-conformance" });
+    expect(JSON.parse(readFileSync(join(out, "badge.json"), "utf8"))).toMatchObject({ schemaVersion: 1, label: "aw-provider" });
+  });
+
+  it("times each testcase by the calls that judged its clause, and each suite by the run", () => {
+    const report = readReport(out);
+    const judged = report.clauses.filter((c) => c.status === "pass" || c.status === "fail");
+    expect(judged.length).toBeGreaterThan(5);
+    for (const c of judged) expect(c.durationMs, c.id).toBeGreaterThan(0);
+    const xml = readFileSync(join(out, "report.xml"), "utf8");
+    for (const c of judged) expect(xml).toMatch(new RegExp(`name="${c.id} — [^"]*" time="${((c.durationMs ?? 0) / 1000).toFixed(3).replace(".", "\\.")}"`));
+    const run = ((Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 1000).toFixed(3);
+    expect([...xml.matchAll(/<testsuite [^>]*time="([^"]*)"/g)].map((m) => m[1])).toEqual(expect.arrayContaining([run]));
+    expect([...xml.matchAll(/<testsuite [^>]*time="([^"]*)"/g)].every((m) => m[1] === run)).toBe(true);
   });
 
   it("re-renders a saved report in any format", async () => {
@@ -98,14 +110,15 @@ describe("an incomplete run from the command line", () => {
     for (const group of report.summary.incomplete) expect(group.reason).not.toBe("");
   });
 
-  it("says so at the top of the console, in its summary line and at its end", () => {
+  it("says so at the top of the console, with each reason, in its summary line and at its end; no PASS or SKIP line without --verbose", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[1]).toBe("INCOMPLETE — 16 MUST clauses could not be judged; the run cannot be conformant until they are:");
+    const reasons = lines.slice(2, 4).join("\n");
+    expect(reasons).toContain("give a configuration the Provider accepts with --config-json or --config-file (15 clauses)");
+    expect(reasons).toContain("no --invalid-config-file was given: add a file of configurations the Provider must reject (a JSON array of objects) (1 clause)");
     expect(run.stdout).toMatch(/^71 clauses: 32 passed, 0 failed, 39 skipped — incomplete \(16 MUST clauses could not be judged\)$/m);
-    const end = lines.slice(lines.indexOf("To make the run complete:"));
-    expect(end).toHaveLength(3);
-    expect(end.join("\n")).toContain("give a configuration the Provider accepts with --config-json or --config-file (15 clauses)");
-    expect(end.join("\n")).toContain("no --invalid-config-file was given: add a file of configurations the Provider must reject (a JSON array of objects) (1 clause)");
+    expect(lines.at(-1)).toBe("To make the run complete: 2 reasons left 16 MUST clauses unjudged (listed above)");
+    expect(run.stdout).not.toMatch(/^(PASS|SKIP|N\/A) /m);
   });
 
   it("says so in every file format", () => {
@@ -118,7 +131,7 @@ describe("an incomplete run from the command line", () => {
     expect(read("report.md").split("\n")[0]).toBe("## ⏸️ Incomplete (not a pass): provider");
     expect(read("report.html")).toContain('data-verdict="incomplete">Incomplete<small>');
     expect(read("report.html")).toContain('<section class="box incomplete" id="incomplete">');
-    expect(JSON.parse(read("badge.json"))).toEqual({ schemaVersion: 1, label: "awp-conformance", message: "incomplete", color: "lightgrey" });
+    expect(JSON.parse(read("badge.json"))).toEqual({ schemaVersion: 1, label: "aw-provider", message: "incomplete", color: "lightgrey" });
     expect(read("badge.svg")).toContain(">incomplete<");
   });
 

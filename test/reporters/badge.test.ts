@@ -37,17 +37,17 @@ describe("badge on the sample reports", () => {
   it("provider: MUST clauses passed of judged, red", () => {
     const must = provider.summary.byLevel.MUST;
     // Judged MUST clauses: passed, failed, and the expected failure (flaky ones would count too).
-    expect(badgeContent(provider)).toEqual({ label: "awp-conformance", message: `${must.passed} of ${must.passed + must.failed + must.expectedFailures + must.flaky} MUST`, color: "red" });
+    expect(badgeContent(provider)).toEqual({ label: "aw-provider", message: `${must.passed} of ${must.passed + must.failed + must.expectedFailures + must.flaky} MUST`, color: "red" });
     expect(badgeContent(provider).message).toBe("36 of 38 MUST");
   });
 
-  it("agent-cli: the mode follows the numbers", () => {
-    expect(badgeContent(agent)).toEqual({ label: "awp-conformance", message: "28 of 29 MUST (stream-json)", color: "red" });
+  it("agent-cli: the label names the protocol and the mode", () => {
+    expect(badgeContent(agent)).toEqual({ label: "AWP agent CLI (stream-json)", message: "28 of 29 MUST", color: "red" });
   });
 
   it("incomplete: grey, never green", () => {
-    expect(badgeContent(incomplete)).toEqual({ label: "awp-conformance", message: "incomplete", color: "lightgrey" });
-    expect(json(incomplete)).toEqual({ schemaVersion: 1, label: "awp-conformance", message: "incomplete", color: "lightgrey" });
+    expect(badgeContent(incomplete)).toEqual({ label: "aw-provider", message: "incomplete", color: "lightgrey" });
+    expect(json(incomplete)).toEqual({ schemaVersion: 1, label: "aw-provider", message: "incomplete", color: "lightgrey" });
     const svg = renderBadgeSvg(incomplete, OPTIONS);
     expect(wellFormed(svg)).toBe(true);
     expect(svg).toContain(">incomplete<");
@@ -61,7 +61,7 @@ describe("badge on the sample reports", () => {
       expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
       expect(wellFormed(svg)).toBe(true);
       expect(svg).toContain(badgeContent(report).message);
-      expect(svg).toContain("awp-conformance");
+      expect(svg).toContain(badgeContent(report).label);
     });
 
     it(`${report.protocol} (${report.summary.verdict}): the endpoint JSON has exactly the four shields.io keys`, () => {
@@ -79,30 +79,30 @@ describe("badge verdicts", () => {
 
   it("conformant: green, with the mode for agent-cli", () => {
     const clauses = judged(agent).filter((c) => c.status !== "fail");
-    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "awp-conformance", message: "conformant (stream-json)", color: "green" });
+    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "AWP agent CLI (stream-json)", message: "conformant", color: "green" });
     const providerClauses = judged(provider).filter((c) => c.status !== "fail");
     expect(badgeContent(resummarized(provider, providerClauses)).message).toBe("conformant");
   });
 
   it("conformant with warnings or expected failures: orange", () => {
     const warned = judged(agent).map((c) => (c.status === "fail" ? { ...c, level: "SHOULD" as const } : c));
-    expect(badgeContent(resummarized(agent, warned))).toMatchObject({ message: "conformant (stream-json)", color: "orange" });
+    expect(badgeContent(resummarized(agent, warned))).toMatchObject({ message: "conformant", color: "orange" });
     const expected = judged(agent).map((c) => (c.status === "fail" ? { ...c, expectation: "expected-failure" as const } : c));
     expect(badgeContent(resummarized(agent, expected)).color).toBe("orange");
   });
 
   it("incomplete: grey with the mode, whatever passed beside the skipped MUST clause", () => {
     const clauses = agent.clauses.filter((c) => c.status !== "fail");
-    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "awp-conformance", message: "incomplete (stream-json)", color: "lightgrey" });
+    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "AWP agent CLI (stream-json)", message: "incomplete", color: "lightgrey" });
     // A skipped SHOULD clause: conformant at --level must, incomplete at --level should.
     const should = judged(agent).filter((c) => c.status !== "fail").concat({ id: "agent-cli/x/y", level: "SHOULD", title: "y", status: "skip", reason: "r", judged: 0, findings: [] });
     expect(badgeContent(resummarized(agent, should, "must")).color).toBe("green");
-    expect(badgeContent(resummarized(agent, should, "should"))).toMatchObject({ message: "incomplete (stream-json)", color: "lightgrey" });
+    expect(badgeContent(resummarized(agent, should, "should"))).toMatchObject({ message: "incomplete", color: "lightgrey" });
   });
 
   it("nothing judged: lightgrey", () => {
     const clauses = agent.clauses.map((c) => ({ ...c, status: "not-applicable" as const, findings: [], reason: "never arose" }));
-    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "awp-conformance", message: "not judged", color: "lightgrey" });
+    expect(badgeContent(resummarized(agent, clauses))).toEqual({ label: "AWP agent CLI (stream-json)", message: "not judged", color: "lightgrey" });
   });
 
   it("--level should counts MUST and SHOULD clauses", () => {
@@ -134,14 +134,23 @@ describe("badge and hostile reports", () => {
       expect(text).not.toContain("script");
       expect(text).not.toMatch(/[\u0000\u001b]/);
     }
-    expect(badgeContent(report).message).toBe("28 of 29 MUST");
+    expect(badgeContent(report)).toMatchObject({ label: "AWP agent CLI", message: "28 of 29 MUST" });
     expect(wellFormed(svg)).toBe(true);
   });
 
   it("survives a tampered summary (odd level, missing or negative counts)", () => {
     const summary = { ...agent.summary, level: "constructor", byLevel: { MUST: { passed: -3, failed: Number.NaN } } } as unknown as RunReport["summary"];
     const badge = badgeContent({ ...agent, summary });
-    expect(badge).toMatchObject({ label: "awp-conformance", color: "red" });
+    expect(badge).toMatchObject({ label: "AWP agent CLI (stream-json)", color: "red" });
     expect(badge.message).toMatch(/^[a-z0-9 ()/-]+$/i);
+  });
+});
+
+describe("badge label", () => {
+  it("names the protocol, the agent-cli mode, and a policy test", () => {
+    expect(badgeContent(provider).label).toBe("aw-provider");
+    expect(badgeContent({ ...agent, mode: "awp-jsonl" }).label).toBe("AWP agent CLI (awp-jsonl)");
+    expect(badgeContent({ ...provider, protocol: "policy-test", clauses: [], summary: summarize([], 0) }).label).toBe("aw-provider policy tests");
+    expect(badgeContent({ ...provider, protocol: "host", mode: "agent-cli" }).label).toBe("AWP host launch (agent-cli)");
   });
 });

@@ -34,7 +34,7 @@ describe("reports of the bundled examples", () => {
   });
 
   it("label the badge as the bundled example, and name it in every JUnit suite", () => {
-    expect(badgeContent(bundled).label).toBe("awp-conformance: bundled example");
+    expect(badgeContent(bundled).label).toBe(`aw-provider · ${LABEL}`);
     const xml = renderJunit(bundled, OPTIONS);
     expect(xml).toContain(`<testsuites name="awp-conformance: ${LABEL} provider"`);
     const names = suiteNames(xml);
@@ -46,7 +46,7 @@ describe("reports of the bundled examples", () => {
   it("a user's candidate's report says none of it", () => {
     const outputs = [renderConsole(sample, OPTIONS), renderHtml(sample, OPTIONS), renderMarkdown(sample, OPTIONS), renderTap(sample, OPTIONS), renderJunit(sample, OPTIONS)];
     for (const output of outputs) expect(output).not.toContain("bundled example");
-    expect(badgeContent(sample).label).toBe("awp-conformance");
+    expect(badgeContent(sample).label).toBe("aw-provider");
   });
 
   it("a hand-edited name never reaches a title as it is", () => {

@@ -10,6 +10,8 @@ const provider = load("provider-sample");
 const agent = load("agent-cli-sample");
 const incomplete = load("provider-incomplete-sample");
 const OPTIONS = { color: false };
+/** --verbose: every clause, every reason. */
+const VERBOSE = { color: false, verbose: true };
 
 function result(id: string, level: Level, status: ClauseResult["status"], extra: Partial<ClauseResult> = {}): ClauseResult {
   return {
@@ -64,8 +66,8 @@ describe("summaryLine", () => {
   });
 });
 
-describe("renderConsole of an incomplete run", () => {
-  const text = renderConsole(incomplete, OPTIONS);
+describe("renderConsole --verbose of an incomplete run", () => {
+  const text = renderConsole(incomplete, VERBOSE);
   const lines = text.trimEnd().split("\n");
   const groups = incomplete.summary.incomplete;
 
@@ -86,7 +88,7 @@ describe("renderConsole of an incomplete run", () => {
   it("shows a shared reason once, with every clause it left unjudged", () => {
     const shared = "the CLI never called the kit's model fixture: point it at {{fixture.openai}}";
     const clauses = [result("agent-cli/a/p", "MUST", "pass"), ...["one", "two", "three"].map((x) => result(`agent-cli/input/${x}`, "MUST", "skip", { reason: shared }))];
-    const out = renderConsole({ ...agent, clauses, summary: summarize(clauses, 0) }, OPTIONS);
+    const out = renderConsole({ ...agent, clauses, summary: summarize(clauses, 0) }, VERBOSE);
     expect(out.split(`1. ${shared}`)).toHaveLength(2);
     // The clause lines point back to it instead of repeating it.
     expect(out.split(shared)).toHaveLength(3);
@@ -104,15 +106,15 @@ describe("renderConsole of an incomplete run", () => {
 
   it("colours counted skips yellow and leaves the others dim", () => {
     const clauses = [result("provider/a/p", "MUST", "pass"), result("provider/a/s", "MUST", "skip"), result("provider/a/t", "SHOULD", "skip")];
-    const out = renderConsole(withClauses(clauses), { color: true });
+    const out = renderConsole(withClauses(clauses), { color: true, verbose: true });
     expect(out).toContain("\u001b[33mSKIP \u001b[39m MUST   provider/a/s");
     expect(out).toContain("\u001b[2mSKIP \u001b[22m SHOULD provider/a/t");
   });
 });
 
-describe("renderConsole of other verdicts", () => {
+describe("renderConsole --verbose of other verdicts", () => {
   it("a failed run with skipped MUST clauses has no INCOMPLETE block but still ends with what to add", () => {
-    const lines = renderConsole(agent, OPTIONS).trimEnd().split("\n");
+    const lines = renderConsole(agent, VERBOSE).trimEnd().split("\n");
     expect(lines[1]).not.toMatch(/^INCOMPLETE/);
     const at = lines.indexOf("To make the run complete:");
     expect(lines[at - 1]).toMatch(/— not conformant \(1 MUST clause failed\)$/);
@@ -132,12 +134,68 @@ describe("renderConsole of a run that stopped early", () => {
   it("says why first, right under the header, and its skips point back to it", () => {
     const halted = "the CLI never answered a turn: it wrote nothing on stdout";
     const clauses = [result("agent-cli/a/f", "MUST", "fail"), result("agent-cli/a/s", "MUST", "skip", { reason: halted }), result("agent-cli/a/t", "SHOULD", "skip", { reason: halted })];
-    const lines = renderConsole({ ...withClauses(clauses), halted }, OPTIONS).split("\n");
+    const lines = renderConsole({ ...withClauses(clauses), halted }, VERBOSE).split("\n");
     expect(lines[1]).toBe(`STOPPED EARLY — ${halted}`);
     expect(lines.filter((l) => l.endsWith("— not judged: see STOPPED EARLY above"))).toHaveLength(2);
     // An incomplete run shows the reasons above as well, numbered.
-    const skipsOnly = renderConsole({ ...withClauses(clauses.slice(1)), halted }, OPTIONS).split("\n");
+    const skipsOnly = renderConsole({ ...withClauses(clauses.slice(1)), halted }, VERBOSE).split("\n");
     expect(skipsOnly[1]).toBe(`STOPPED EARLY — ${halted}`);
     expect(skipsOnly[2]).toMatch(/^INCOMPLETE — /);
+  });
+});
+
+describe("renderConsole by default (no --verbose)", () => {
+  const passing = withClauses([...many(40, "MUST", "pass", "p"), result("provider/a/f", "MUST", "fail"), result("provider/a/w", "SHOULD", "fail"), result("provider/a/s", "SHOULD", "skip"), result("provider/a/n", "MUST", "not-applicable")]);
+
+  it("prints failures and warnings, not the PASS, SKIP and N/A lines, and says --verbose lists them", () => {
+    const out = renderConsole(passing, OPTIONS);
+    expect(out).toMatch(/^FAIL  MUST   provider\/a\/f /m);
+    expect(out).toMatch(/^WARN  SHOULD provider\/a\/w /m);
+    expect(out).not.toMatch(/^(PASS|SKIP|N\/A) /m);
+    expect(out).toContain("(--verbose lists the 40 passed and 2 skipped or not applicable clauses too)");
+    expect(out.trimEnd().split("\n").at(-1)).toBe(summaryLine(passing));
+    // --verbose: one line per clause.
+    const verbose = renderConsole(passing, VERBOSE);
+    expect(verbose.match(/^PASS /gm)).toHaveLength(40);
+    expect(verbose).toMatch(/^SKIP  SHOULD provider\/a\/s /m);
+    expect(verbose).toMatch(/^N\/A   MUST   provider\/a\/n /m);
+    expect(verbose).not.toContain("--verbose lists");
+  });
+
+  it("prints an expected failure on one line, its first finding's message, without its evidence", () => {
+    const out = renderConsole(provider, OPTIONS);
+    const xfail = provider.clauses.find((c) => c.expectation === "expected-failure");
+    expect(xfail).toBeDefined();
+    const lines = out.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("XFAIL "));
+    expect(lines[at]).toBe(`XFAIL MUST   ${xfail?.id} — ${xfail?.findings[0]?.message} (and ${(xfail?.findings.length ?? 1) - 1} more)`);
+    expect(lines[at + 1]).not.toMatch(/^ {6}/);
+    // The counted failure keeps its evidence.
+    expect(out).toContain("        expected: diagnostics on stderr only");
+  });
+
+  it("condenses an incomplete run's reasons: the first three above, a count, and one line at the end", () => {
+    const reasons = Array.from({ length: 18 }, (_, i) => `reason number ${i + 1}`);
+    const clauses = [result("agent-cli/a/p", "MUST", "pass"), ...reasons.map((reason, i) => result(`agent-cli/s/c${i}`, "MUST", "skip", { reason }))];
+    const report = { ...agent, clauses, summary: summarize(clauses, 0) };
+    const lines = renderConsole(report, OPTIONS).trimEnd().split("\n");
+    expect(lines.slice(1, 6)).toEqual([
+      "INCOMPLETE — 18 MUST clauses could not be judged; the run cannot be conformant until they are:",
+      "  1. reason number 1 (1 clause)",
+      "  2. reason number 2 (1 clause)",
+      "  3. reason number 3 (1 clause)",
+      "  … and 15 more reasons: --verbose lists every reason with its clauses",
+    ]);
+    expect(lines.filter((l) => l.startsWith("SKIP"))).toEqual([]);
+    expect(lines.at(-1)).toBe("To make the run complete: 18 reasons left 18 MUST clauses unjudged (--verbose lists them, as do the markdown and html reports)");
+    expect(lines.length).toBeLessThan(10);
+    const verbose = renderConsole(report, VERBOSE);
+    for (const reason of reasons) expect(verbose).toContain(`  - ${reason} (1 clause)`);
+  });
+
+  it("a failed run with unjudged MUST clauses ends with their count", () => {
+    const lines = renderConsole(agent, OPTIONS).trimEnd().split("\n");
+    expect(lines.at(-2)).toBe(summaryLine(agent));
+    expect(lines.at(-1)).toBe(`To make the run complete: ${agent.summary.incomplete.length} reasons left 7 MUST clauses unjudged (--verbose lists them, as do the markdown and html reports)`);
   });
 });

@@ -286,7 +286,7 @@ describe("renderHtml of a hand-made report", () => {
   it("links to the clause docs at the given URL, besides the public sources", () => {
     const page = render(SAMPLES.minimal, "https://example.org/docs/clauses.md");
     const docs = [...page.matchAll(/class="docs" href="([^"]*)"/g)].map((m) => m[1] ?? "");
-    expect(docs).toEqual(kinds.map((k) => `https://example.org/docs/clauses.md#${clauseAnchor(k.id)}`));
+    expect(docs.sort()).toEqual(kinds.map((k) => `https://example.org/docs/clauses.md#${clauseAnchor(k.id)}`).sort());
     const external = [...page.matchAll(/href="(http[^"]*)"/g)].map((m) => m[1] ?? "");
     for (const href of external) expect(href.startsWith("https://example.org/docs/clauses.md#provider-") || href.startsWith("https://github.com/"), href).toBe(true);
     expect(render(SAMPLES.minimal, "javascript:alert(1)//")).not.toContain("javascript:");
@@ -304,5 +304,40 @@ describe("renderHtml of a hand-made report", () => {
     expect(page).not.toContain("<img");
     expect(page).toContain('data-kind="na" data-level="other"');
     expect(page).toContain('<tr class="s-other">');
+  });
+});
+
+describe("the order of the clause rows", () => {
+  const rows = (page: string): { id: string; kind: string }[] => [...page.matchAll(/<details class="clause k-(\w+)" id="[^"]*" data-kind="\w+"[^>]*>\n<summary>.*?<code class="cid">([^<]*)<\/code>/g)].map((m) => ({ kind: m[1] ?? "", id: m[2] ?? "" }));
+
+  it("puts the failing clause of the provider sample first, above every PASS row, and keeps every row", () => {
+    const page = render(SAMPLES.provider);
+    const order = rows(page);
+    expect(order).toHaveLength(SAMPLES.provider.clauses.length);
+    const failing = SAMPLES.provider.clauses.find((c) => c.status === "fail" && c.expectation === undefined);
+    expect(order[0]).toEqual({ id: failing?.id, kind: "fail" });
+    // Within each area section, and across the sections' first rows, no row needs attention more than one above it.
+    const RANK: Record<string, number> = { fail: 0, expected: 2, flaky: 2, skip: 3, pass: 4, na: 6 };
+    const sections = [...page.matchAll(/<section class="area"[^>]*>([\s\S]*?)<\/section>/g)].map((m) => rows(m[1] ?? "").map((r) => RANK[r.kind] ?? 9));
+    expect(sections.length).toBeGreaterThan(1);
+    for (const ranks of sections) expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const firsts = sections.map((ranks) => ranks[0] ?? 9);
+    expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+    // In the report's (catalogue) order, PASS rows came first.
+    expect(SAMPLES.provider.clauses[0]?.status).toBe("pass");
+    const agentFailing = SAMPLES.agent.clauses.findIndex((c) => c.status === "fail");
+    expect(agentFailing).toBeGreaterThan(10);
+    expect(rows(render(SAMPLES.agent))[0]).toEqual({ id: SAMPLES.agent.clauses[agentFailing]?.id, kind: "fail" });
+  });
+
+  it("orders failures, warnings, expected and flaky failures, skips of counted levels, then passes and not-applicable clauses", () => {
+    const order = rows(render(SAMPLES.minimal)).map((r) => r.id);
+    expect(order).toEqual([
+      "provider/describe/admissible-operation",
+      "provider/envelope/status-value",
+      "provider/validate-config/rejects-invalid-config",
+      "provider/made-up/clause",
+      "provider/invoke/block-text",
+    ]);
   });
 });

@@ -107,6 +107,15 @@ describe("renderJunit", () => {
     expect(tags(xml, "testsuites")[0]?.time).toBe("0.685");
   });
 
+  it("times each testcase by the scenarios or calls that judged its clause (seconds, 3 decimals), and each suite by the run", () => {
+    const timed: RunReport = { ...agent, clauses: agent.clauses.map((c, i) => (c.status === "pass" || c.status === "fail" ? { ...c, durationMs: 1000 + i } : c)) };
+    const xml = renderJunit(timed, options);
+    const cases = tags(xml, "testcase").filter((c) => c.classname !== "run");
+    timed.clauses.forEach((c, i) => expect(cases[i]?.time, c.id).toBe(c.durationMs === undefined ? "0" : ((1000 + i) / 1000).toFixed(3)));
+    expect(cases.some((c) => c.time !== "0")).toBe(true);
+    for (const suite of tags(xml, "testsuite")) expect(suite.time).toBe("0.685");
+  });
+
   it("a counted failure carries its level, the finding message, expected, seen, evidence, reproduce and wire log", () => {
     const xml = renderJunit(agent, options);
     const failing = agent.clauses.find((c) => c.status === "fail");

@@ -56,14 +56,14 @@ describe("a failure at a kit-chosen bound", () => {
 
   it("badge: the tooltip names it with the option, built from the kit's own option names and numbers only", () => {
     const svg = renderBadgeSvg(report);
-    expect(svg).toMatch(/<title>awp-conformance: \d+ of \d+ MUST \(stream-json\) \(1 failure at a kit-chosen bound: --stall-timeout 180000 ms; raise it to see whether the candidate gets there\)<\/title>/);
+    expect(svg).toMatch(/<title>AWP agent CLI \(stream-json\): \d+ of \d+ MUST \(1 failure at a kit-chosen bound: --stall-timeout 180000 ms; raise it to see whether the candidate gets there\)<\/title>/);
     const forged = atBound();
     const finding = forged.clauses.find((c) => c.id === STALL)?.findings[0];
     if (finding?.kitBound !== undefined) finding.kitBound = { ...finding.kitBound, option: "<script>" };
     expect(renderBadgeSvg(forged)).not.toContain("<script>");
     expect(renderBadgeSvg(sample)).not.toContain("kit-chosen");
     // The shields endpoint has no tooltip: its message stays the numbers.
-    expect(JSON.parse(renderBadgeJson(report)).message).toMatch(/^\d+ of \d+ MUST \(stream-json\)$/);
+    expect(JSON.parse(renderBadgeJson(report)).message).toMatch(/^\d+ of \d+ MUST$/);
   });
 
   it("HTML and Markdown: in the verdict, the clause and the failures table", () => {

@@ -11,7 +11,7 @@ import { readBounds, readLaunch, withLaunchOptions, type BoundArgs } from "../ag
 import { readManaged, type ManagedArgs } from "../managed-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { fixtureBanner } from "../fixture-banner.js";
-import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { outputArgs, reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
 /** The recorded files of one check: each within the transcript limits, all together within CHECK_LIMITS. */
 async function readTranscripts(files: string[], fallbackMode: AgentMode): Promise<Transcript[]> {
@@ -59,7 +59,7 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
       const report = finisher.finish(buildReport({ protocol: "agent-cli", mode: run.mode, argv: files, startedAt: now, endedAt: now, options: { offline: true, transcripts: files.length }, selection, results, deselected, notes, ...(halted !== undefined ? { halted } : {}), secrets: [] }));
       const reporters = list(a.reporter);
       if (a.out === undefined && reporters.some((r) => r !== "console")) throw new KitError("usage", "file reporters need --out DIR");
-      await emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
+      await emitReport(report, { reporters, outDir: a.out ?? ".", color: colorWanted(), ...outputArgs(a as ReportArgs) });
       setCode(exitCodeFor(report.summary));
     },
   );

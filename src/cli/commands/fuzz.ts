@@ -3,7 +3,7 @@ import { exitCodeFor } from "../../core/report/judge.js";
 import type { Protocol } from "../../core/report/types.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
-import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { outputArgs, reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 import { handleInterrupts } from "../../core/interrupt.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
@@ -56,7 +56,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const shard = shardOf(args);
       const fuzzed = fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets);
       const report = finisher.finish(shard === undefined ? fuzzed : { ...fuzzed, shard: { index: shard.index, count: shard.count, ...(budget.cases !== undefined ? { cases: budget.cases } : {}), elsewhere: 0 } });
-      await emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
+      await emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...outputArgs(a as ReportArgs) });
       // No case run: every fuzzed clause is a skip, so the verdict is incomplete (4) or nothing-judged (1), never 0.
       setCode(exitCodeFor(report.summary));
     },

@@ -20,7 +20,7 @@ export function checkLaunchCommand(y: Argv, setCode: (code: number) => void): Ar
         .option("clause", { type: "string", array: true, describe: "only clauses matching PATTERN" })
         .option("skip", { type: "string", array: true, describe: "leave out clauses matching PATTERN" })
         .option("out", { type: "string", describe: "report folder (default: no files)" })
-        .option("reporter", { type: "string", array: true, default: ["console"], describe: "console,json,junit,tap,markdown,html,badge (as for run)" }),
+        .option("reporter", { type: "string", array: true, default: ["console"], describe: "console,json,junit,tap,markdown,html,badge,github (as for run)" }),
     async (a) => {
       // The record reader, the checks and the reporters load only for this command.
       const { checkLaunch } = await import("../check-launch.js");

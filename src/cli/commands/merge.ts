@@ -10,7 +10,7 @@ export function mergeCommand(y: Argv, setCode: (code: number) => void): Argv {
       withReportOptions(c)
         .positional("dirs", { type: "string", array: true, describe: "each shard's report folder (holding report.json), or its report.json" })
         .option("out", { type: "string", describe: "folder for the merged report and the replay files it names (default reports/)" })
-        .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (as for run)" }),
+        .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge,github (as for run)" }),
     async (a) => {
       // The readers, the merge and the reporters load only for this command.
       const { runMerge } = await import("../merge-run.js");

@@ -5,7 +5,7 @@ import { readRunTimeout } from "../agent-options.js";
 import { colorWanted, list } from "../args.js";
 import { resolveCandidate } from "../candidate.js";
 import { Progress } from "../progress.js";
-import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { outputArgs, reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 import { handleInterrupts } from "../../core/interrupt.js";
 import { DEFAULT_POLICY_TEST_JOBS as DEFAULT_JOBS } from "../../runner/provider/jobs.js";
 
@@ -41,7 +41,7 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
           .option("budget", { type: "number", describe: "budget_ms sent with invocations (default 5000)" })
           .option("run-timeout", { type: "number", describe: "bound of the whole run in ms (default 900000)" })
           .option("out", { type: "string", describe: "report folder (default reports/policy-test)" })
-          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge: one entry per case" }),
+          .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge,github: one entry per case" }),
       ),
     async (a) => {
       // Case files, the runner, the checks and the reporters load only for this command.
@@ -82,7 +82,7 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
       const options = { budgetMs, timeoutMs, jobs, configGiven: configs.config !== undefined };
       const report = finisher.finish(policyReport({ argv, files, record, startedAt, endedAt: new Date(), options, selection: patterns, deselected: all.length - cases.length }));
       attachReproductions(report, record.transcript, outDir);
-      await emitReport(report, { reporters, outDir, color: colorWanted(), ...(a.docsUrl !== undefined ? { docsUrl: a.docsUrl as string } : {}) });
+      await emitReport(report, { reporters, outDir, color: colorWanted(), ...outputArgs(a as ReportArgs) });
       setCode(exitCodeFor(report.summary));
     },
   );

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { colorWanted, list } from "../args.js";
-import { reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { outputArgs, reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
 /** `awp-conformance report report.json --format html`: re-renders any saved run in any format. */
 export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
@@ -22,7 +22,7 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
       // Expectation files and --level re-judge the saved results; without them the verdict stays as saved.
       const report = args.expectedFailures || args.flaky || args.level ? reportFinisher(args).finish(saved) : saved;
       const outDir = a.out ?? a.file.replace(/[^/\\]*$/, "") ?? ".";
-      await emitReport(report, { reporters: formats, outDir: outDir === "" ? "." : outDir, color: colorWanted(), ...(args.docsUrl !== undefined ? { docsUrl: args.docsUrl } : {}) });
+      await emitReport(report, { reporters: formats, outDir: outDir === "" ? "." : outDir, color: colorWanted(), ...outputArgs(args) });
       setCode(exitCodeFor(report.summary));
     },
   );

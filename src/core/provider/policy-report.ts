@@ -29,7 +29,13 @@ export interface PolicyReportInput {
 
 /** The RunReport of a policy test: one entry per case (id policy-test/<file stem>/<name>, level MUST). */
 export function policyReport(input: PolicyReportInput): RunReport {
-  const { results, notes } = judgePolicyCases(input.record);
+  const judged = judgePolicyCases(input.record);
+  const notes = judged.notes;
+  // A case's time is its call's (JUnit's testcase time); a case not sent has none.
+  const results = judged.results.map((r, index) => {
+    const call = input.record.invocations.get(index);
+    return call !== undefined && (r.status === "pass" || r.status === "fail") ? { ...r, durationMs: Math.round(call.outcome.durationMs) } : r;
+  });
   const transcript = input.record.transcript;
   return buildReport({
     protocol: "policy-test",

@@ -75,8 +75,11 @@ export function combineResults(results: readonly ClauseResult[], shards: readonl
   if (first === undefined) throw new KitError("kit_bug", "combineResults needs a result");
   const base = { id: first.id, level: first.level, title: first.title };
   const judged = results.reduce((n, r) => n + r.judged, 0);
-  if (results.some((r) => r.status === "fail")) return { ...base, status: "fail", judged, findings: firstFuzzFailure(results.flatMap((r) => r.findings)) };
-  if (results.some((r) => r.status === "pass")) return { ...base, status: "pass", judged, findings: [] };
+  // The shards' times for the clause add up, as their calls and scenarios do.
+  const timed = results.filter((r) => r.durationMs !== undefined);
+  const time = timed.length > 0 ? { durationMs: timed.reduce((n, r) => n + (r.durationMs ?? 0), 0) } : {};
+  if (results.some((r) => r.status === "fail")) return { ...base, status: "fail", judged, findings: firstFuzzFailure(results.flatMap((r) => r.findings)), ...time };
+  if (results.some((r) => r.status === "pass")) return { ...base, status: "pass", judged, findings: [], ...time };
   const skipped = results.every((r) => r.status === "skip");
   const status = skipped ? "skip" : "not-applicable";
   const given = results.flatMap((r, i) => (r.status === status && r.reason !== undefined ? [{ reason: r.reason, shard: shards[i] }] : []));

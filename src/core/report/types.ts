@@ -106,6 +106,8 @@ export interface ClauseResult {
   findings: Finding[];
   /** Set from --expected-failures / --flaky: such a failure does not count against the verdict. */
   expectation?: "expected-failure" | "flaky";
+  /** Live runs: the summed time (ms) of the scenarios or candidate calls that judged the clause (core/report/timing.ts). */
+  durationMs?: number;
 }
 
 /** Which levels' failures decide the verdict (--level). */

@@ -9,6 +9,8 @@ import { makeSelector, type Selection } from "../../core/clauses/patterns.js";
 import { buildReport } from "../../core/report/build.js";
 import type { ClauseResult, RunReport } from "../../core/report/types.js";
 import { shardOfPosition, shardResults, type Shard, type ShardView } from "../../core/report/shard.js";
+import { judgedCounts, withClauseTimes } from "../../core/report/timing.js";
+import type { Transcript } from "../../core/agent-cli/types.js";
 import { recordAgentCliRun, type AgentCliSuiteOptions } from "./driver.js";
 
 export interface RunAgentCliSuiteOptions extends AgentCliSuiteOptions {
@@ -64,6 +66,17 @@ export function secretsOf(run: AgentRun): string[] {
   return [...runKeys(run), ...flagged, ...env];
 }
 
+/** A scenario's time: its last event, in ms since it started. */
+const scenarioMs = (transcript: Transcript): number => transcript.events.reduce((end, event) => Math.max(end, event.t), 0);
+
+/** Each judged clause gets the time of the scenarios that judged it (each scenario judged alone, and left out; core/report/timing.ts). */
+function withScenarioTimes<J extends { results: ClauseResult[] }>(judged: J, run: AgentRun, selected: (id: string) => boolean): J {
+  const counts = (transcripts: Transcript[]): Map<string, number> => judgedCounts(judgeAgentRun({ ...run, transcripts }, selected).results);
+  const parts = run.transcripts.map((transcript) => ({ ms: scenarioMs(transcript), alone: counts([transcript]), without: counts(run.transcripts.filter((t) => t !== transcript)) }));
+  const none = counts([]);
+  return { ...judged, results: withClauseTimes(judged.results, parts, none) };
+}
+
 /** Runs the agent-cli suite against one candidate in one mode and judges it. */
 export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promise<{ report: RunReport; run: AgentRun; elsewhere: string[] }> {
   const selection = options.selection ?? { clause: [], skip: [] };
@@ -78,7 +91,7 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
   const recorded = await recordAgentCliRun({ ...options, scenarios });
   const run: AgentRun = refusal === undefined ? recorded : { ...recorded, notLaunched: refusal };
   const endedAt = new Date();
-  const judged = judgeAgentRun(run, selected);
+  const judged = withScenarioTimes(judgeAgentRun(run, selected), run, selected);
   const within = options.scenarios !== undefined ? withinScenarios(judged, options.scenarios) : judged;
   const { deselected } = within;
   const { results, elsewhere } = shard === undefined ? { results: within.results, elsewhere: [] } : shardResults(within.results, undefined, agentShardView(shard, wanted));

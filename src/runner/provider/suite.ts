@@ -4,7 +4,8 @@ import { TIGHT_BUDGET_SLACK_MS } from "../../core/provider/checks/budget.js";
 import { HOSTILE_KINDS } from "../../core/provider/checks/robustness.js";
 import { judgeProviderTranscript } from "../../core/provider/judge.js";
 import { buildReport } from "../../core/report/build.js";
-import type { RunReport } from "../../core/report/types.js";
+import type { ClauseResult, RunReport } from "../../core/report/types.js";
+import { judgedCounts, withClauseTimes } from "../../core/report/timing.js";
 import type { HostileKind, ProviderTranscript } from "../../core/provider/types.js";
 import { DEFAULT_RUN_TIMEOUT_MS, runTimeoutReason } from "../../core/run-timeout.js";
 import { interruptReason } from "../../core/interrupt.js";
@@ -70,6 +71,23 @@ function hostileKindsFor(selected: (id: string) => boolean): readonly HostileKin
   return kinds.length > 0 ? kinds : HOSTILE_KINDS;
 }
 
+/**
+ * Each judged clause gets the time of the calls that judged it: the transcript is judged one
+ * part of the suite at a time, and with that part left out (the units a shard runs, whose calls
+ * build on each other); a clause takes the summed call time of each part that judged it
+ * (core/report/timing.ts).
+ */
+function withCallTimes<J extends { results: ClauseResult[] }>(judged: J, transcript: ProviderTranscript, selected: (id: string) => boolean): J {
+  const counts = (exchanges: ProviderTranscript["exchanges"]): Map<string, number> => judgedCounts(judgeProviderTranscript({ ...transcript, exchanges }, selected).results);
+  const parts = PROVIDER_UNITS.map((unit) => {
+    const mine = transcript.exchanges.filter((e) => providerPurposeUnit(e.purpose) === unit);
+    const ms = mine.reduce((sum, e) => sum + e.outcome.durationMs, 0);
+    return { ms, alone: counts(mine), without: counts(transcript.exchanges.filter((e) => providerPurposeUnit(e.purpose) !== unit)) };
+  });
+  const none = counts([]);
+  return { ...judged, results: withClauseTimes(judged.results, parts, none) };
+}
+
 export interface ProviderSuiteRun {
   report: RunReport;
   transcript: ProviderTranscript;
@@ -89,7 +107,7 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
   const send = units === undefined ? wanted : both(wanted, groupsOfUnits(units));
   const transcript = await recordProviderSession({ hostileKinds: hostileKindsFor(selected), ...options, send });
   const endedAt = new Date();
-  const judged = judgeProviderTranscript(transcript, selected);
+  const judged = withCallTimes(judgeProviderTranscript(transcript, selected), transcript, selected);
   const { deselected } = judged;
   // Cut short, the kit cannot tell what the unsent requests would have shown: every skip says so.
   const { runTimedOut: cut, interrupted: signal } = transcript.context;
