@@ -132,7 +132,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   let where = fuzzing ? "before fuzzing" : "as the run ended";
   if (fuzzing && interrupted() === undefined) {
     // The fuzzers (fast-check, json-schema-faker) load only for a run that fuzzes.
-    const [{ fuzzBudget, fuzzPhase }, { mergeFuzz }, { secretsOf: providerSecrets }] = await Promise.all([import("./fuzz.js"), import("../fuzz/merge.js"), import("../core/provider/config.js")]);
+    const [{ fuzzBudget, fuzzPhase }, { mergeFuzz }, { secretsOf: providerSecrets }, { casesSoFar }] = await Promise.all([import("./fuzz.js"), import("../fuzz/merge.js"), import("../core/provider/config.js"), import("../fuzz/budget.js")]);
     // Fuzz findings join the fixed scenarios' under their clauses.
     const full = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
     // Fuzzing gets what --run-timeout leaves of the run (at least a second).
@@ -143,7 +143,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
     report = mergeFuzz(report, outcome, secrets);
     if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };
     if (report.shard !== undefined && budget.cases !== undefined) report = { ...report, shard: { ...report.shard, cases: budget.cases } };
-    where = `while fuzzing, after ${outcome.cases} of ${budget.runs} cases`;
+    where = `while fuzzing, ${casesSoFar(outcome.cases, budget)}`;
   }
   const signal = interrupted();
   if (signal !== undefined && report.halted === undefined) report = { ...report, halted: interruptReason(signal, where) };
