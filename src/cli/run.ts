@@ -19,8 +19,9 @@ import { reportFinisher, type ReportArgs } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
 import type { FuzzArgs } from "./fuzz.js";
 import { finishShard, shardOf } from "../core/report/shard.js";
+import { evidenceOption, type EvidenceArgs } from "./evidence-option.js";
 
-export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs {
+export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs, EvidenceArgs {
   protocol?: string;
   configJson?: string;
   configFile?: string;
@@ -74,6 +75,7 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
     ...(budgetMs !== undefined ? { budgetMs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
     ...(jobs !== undefined ? { jobs } : {}),
+    ...evidenceOption(args),
     selection: { clause: args.clause, skip: args.skip },
     onExchange: (e) => phases.exchange(e.purpose, e.seq, e.scenario),
   });
@@ -102,6 +104,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<SuiteRun>
     ...(outputBudgetMib !== undefined ? { outputBudgetMib } : {}),
     ...(args.home !== undefined ? { home: args.home } : {}),
     ...(scenarios !== undefined ? { scenarios } : {}),
+    ...evidenceOption(args),
     selection: { clause: args.clause, skip: args.skip },
     onScenario: (name, _transcript, outcome) => progress.finished(scenarioLine(config.mode, name, outcome)),
   });
