@@ -72,7 +72,7 @@ export class FuzzProgress implements FuzzProgressHook {
     this.progress.done();
     if (this.style !== "lines") return;
     const ms = this.clock() - this.started;
-    this.sink.write(`awp-conformance: ${this.label} done: ${this.done} cases in ${this.seconds(this.clock())} (${this.rate(ms)} cases/s), ${this.failures()}\n`);
+    this.sink.write(`awp-conformance: ${this.label} done: ${this.caseCount()} in ${this.seconds(this.clock())} (${this.rate(ms)} cases/s), ${this.failures()}\n`);
   }
 
   private startTimer(): void {
@@ -84,7 +84,11 @@ export class FuzzProgress implements FuzzProgressHook {
 
   private state(): string {
     if (this.shrink !== undefined) return `${this.label}: ${this.shrink}`;
-    return `${this.label}: ${this.done} cases, ${this.rate(this.clock() - this.started)} cases/s, ${this.failures()}`;
+    return `${this.label}: ${this.caseCount()}, ${this.rate(this.clock() - this.started)} cases/s, ${this.failures()}`;
+  }
+
+  private caseCount(): string {
+    return `${this.done} case${this.done === 1 ? "" : "s"}`;
   }
 
   private failures(): string {

@@ -57,7 +57,8 @@ export class Progress {
     this.last = now;
     const elapsed = ((now - this.started) / 1000).toFixed(1);
     const line = `${PREFIX}${text} · ${elapsed} s`;
-    const width = this.sink.columns ?? 100;
+    // A terminal that reports no size (0 columns, as under script(1)) gets the usual 100.
+    const width = this.sink.columns !== undefined && this.sink.columns > 0 ? this.sink.columns : 100;
     this.sink.write(`\r\u001b[2K${line.slice(0, Math.max(10, width - 1))}`);
     this.shown = true;
   }
