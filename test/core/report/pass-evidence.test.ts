@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildReport } from "../../../src/core/report/build.js";
+import { combineResults } from "../../../src/core/report/merge.js";
 import type { Check } from "../../../src/core/report/judge.js";
 import { passEvidenceCutNote, withPassEvidence, type EvidenceUnit } from "../../../src/core/report/pass-evidence.js";
 import { REDACTED } from "../../../src/core/report/redact.js";
@@ -64,5 +65,12 @@ describe("--evidence all: what a pass was judged on", () => {
     const report = buildReport({ protocol: "provider", argv: ["p"], startedAt: new Date(0), endedAt: new Date(0), options: {}, selection: { clause: [], skip: [] }, results: [failing, passing], deselected: 0, notes: [], secrets: [secret] });
     expect(JSON.stringify(report)).not.toContain(secret);
     expect(report.clauses[1]?.passEvidence).toEqual({ scenario: `with ${REDACTED}`, wire: [{ t: 0, stream: "stdout", text: `echo ${REDACTED}` }] });
+  });
+
+  it("merging shards keeps a pass's evidence (the first shard's that has one)", () => {
+    const evidence = { scenario: "basic (awp-jsonl)", wire: [{ t: 0, stream: "stdin" as const, text: "{}" }] };
+    const skipped: ClauseResult = { id: "p/a/one", level: "MUST", title: "p/a/one", status: "skip", reason: "elsewhere", judged: 0, findings: [] };
+    expect(combineResults([skipped, pass("p/a/one"), { ...pass("p/a/one"), passEvidence: evidence }]).passEvidence).toEqual(evidence);
+    expect(combineResults([skipped, pass("p/a/one")]).passEvidence).toBeUndefined();
   });
 });
