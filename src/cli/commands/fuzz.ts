@@ -8,8 +8,8 @@ import { handleInterrupts } from "../../core/interrupt.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
   return y
-    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions), --jobs of them at once (default 2 for fuzzing); with neither --fuzz-runs nor --fuzz-time: 100 provider requests, 10 agent-cli sessions" })
-    .option("fuzz-time", { type: "number", describe: "time box in seconds: generate cases until then (no case starts after it); with --fuzz-runs too, whichever ends first" })
+    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions), --jobs of them at once (default 2 for fuzzing); \`fuzz\` with neither --fuzz-runs nor --fuzz-time runs 100 provider requests or 10 agent-cli sessions; \`run\` fuzzes only when one of them is given" })
+    .option("fuzz-time", { type: "number", describe: "time box in seconds: generate cases until then (no case starts after it); with --fuzz-runs too, whichever ends first (--shard needs --fuzz-runs: shards split a fixed number of cases)" })
     .option("seed", { type: "number", describe: "fast-check seed: the same seed gives the same cases (default: random, printed)" })
     .option("corpus", { type: "string", describe: "folder of saved cases: replayed first, then every failing or new case (new clause outcome or coverage bucket) is added; shards may share it" })
     .option("shard", { type: "string", describe: "K/N: run the K-th of N parts (provider units, agent-cli scenarios, a slice of the fuzz cases of --seed); combine the reports with `awp-conformance merge`" }) as Argv<T>;
