@@ -10,6 +10,8 @@ import { prepareProviderFuzz } from "../fuzz/prepare.js";
 import { FUZZ_PROVIDER_CLAUSES, fuzzProvider } from "../fuzz/provider-run.js";
 import { replayCommandLine, replayFileOf, writeReplay, type ReplayCandidate } from "../fuzz/replay.js";
 import type { FuzzBudget, FuzzFailure } from "../fuzz/types.js";
+import { budgetRuns } from "../fuzz/budget.js";
+import { FuzzProgress } from "./fuzz-progress.js";
 import { DEFAULT_PROVIDER_JOBS } from "../runner/provider/jobs.js";
 import { Corpus } from "../fuzz/corpus-run.js";
 import { caseRange, shardOf } from "../core/report/shard.js";
@@ -33,15 +35,17 @@ export interface FuzzArgs {
 }
 
 export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {
-  const runs = args.fuzzRuns ?? defaultRuns;
+  // --fuzz-time alone is a time box: cases until then (budget.ts).
+  const { runs, timeBoxed } = budgetRuns(args.fuzzRuns, args.fuzzTime, defaultRuns);
   if (!Number.isInteger(runs) || runs < 1) throw new KitError("usage", "--fuzz-runs must be a positive integer");
   if (args.fuzzTime !== undefined && !(args.fuzzTime > 0)) throw new KitError("usage", "--fuzz-time must be a positive number of seconds");
   const shard = shardOf(args);
+  if (shard !== undefined && timeBoxed) throw new KitError("usage", "--shard with --fuzz-time needs --fuzz-runs too: the shards split a fixed number of generated cases (give each the same --fuzz-runs and --seed)");
   // Every shard must generate the same sequence to run its slice of it.
   if (shard !== undefined && args.seed === undefined) throw new KitError("usage", "--shard with fuzzing needs --seed: every shard must generate the same cases (give each the same --seed)");
   const seed = args.seed ?? (Date.now() ^ (process.pid << 8)) >>> 0;
   if (!Number.isInteger(seed)) throw new KitError("usage", "--seed must be an integer");
-  return { runs, seed, jobs: args.jobs ?? DEFAULT_PROVIDER_JOBS, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}), ...(shard !== undefined ? { cases: caseRange(runs, shard) } : {}) };
+  return { runs, ...(timeBoxed ? { timeBoxed } : {}), seed, jobs: args.jobs ?? DEFAULT_PROVIDER_JOBS, ...(args.fuzzTime !== undefined ? { timeSeconds: args.fuzzTime } : {}), ...(shard !== undefined ? { cases: caseRange(runs, shard) } : {}) };
 }
 
 function writeReplays(failures: FuzzFailure[], candidate: ReplayCandidate, outDir: string): void {
@@ -68,7 +72,7 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
     const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
     await untilInterrupted(corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds));
-    const result = await fuzzProvider(ctx, target, budget, corpus !== undefined ? { onResult: corpus.onProviderCase } : {});
+    const result = await fuzzProvider(ctx, target, budget, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onResult: corpus.onProviderCase } : {}) });
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
     return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, tally: result.tally, ...corpusPart(corpus), ...emptySlice(budget) };
@@ -80,7 +84,7 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
   await untilInterrupted(corpus?.replayAgent({ config, turnTimeoutMs }, budget.jobs, shardOf(args), budget.timeSeconds));
   const outputBudgetMib = readOutputBudget(args.outputBudget);
   const ctx = { config, turnTimeoutMs, ...(outputBudgetMib !== undefined ? { outputBudgetMib } : {}) };
-  const result = await fuzzAgentCli(ctx, budget, undefined, corpus !== undefined ? { onSession: corpus.onAgentSession } : {});
+  const result = await fuzzAgentCli(ctx, budget, undefined, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onSession: corpus.onAgentSession } : {}) });
   writeReplays(result.failures, candidate, outDir);
   corpus?.keepFailures(result.failures);
   const cut = result.cut === undefined ? {} : { cut: cutReason(result.cut, result.runs, outputBudgetMib) };

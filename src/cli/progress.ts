@@ -22,31 +22,43 @@ export interface ProgressSink {
 
 const PREFIX = "awp-conformance: ";
 
+/** Milliseconds on a monotonic clock (a test hands in a fake one). */
+export type Clock = () => number;
+
+/** Live on a terminal (not in CI), plain lines elsewhere, nothing with --quiet. */
+export function stderrStyle(quiet: boolean | undefined): ProgressStyle {
+  if (quiet === true) return "off";
+  return process.stderr.isTTY === true && process.env.CI === undefined ? "live" : "lines";
+}
+
 export class Progress {
-  private readonly started = performance.now();
-  private last = 0;
+  private readonly started: number;
+  private last = -Infinity;
   private shown = false;
 
   constructor(
     readonly style: ProgressStyle,
     private readonly sink: ProgressSink = { write: (text) => void process.stderr.write(text), columns: process.stderr.columns },
-  ) {}
+    private readonly clock: Clock = () => performance.now(),
+  ) {
+    this.started = clock();
+  }
 
   /** Live on a terminal (not in CI), plain lines elsewhere, nothing with --quiet. */
   static forStderr(quiet: boolean | undefined): Progress {
-    if (quiet === true) return new Progress("off");
-    return new Progress(process.stderr.isTTY === true && process.env.CI === undefined ? "live" : "lines");
+    return new Progress(stderrStyle(quiet));
   }
 
   /** The live line (terminal only): what the run is doing now. */
   update(text: string): void {
     if (this.style !== "live") return;
-    const now = performance.now();
+    const now = this.clock();
     if (now - this.last < 100) return;
     this.last = now;
     const elapsed = ((now - this.started) / 1000).toFixed(1);
     const line = `${PREFIX}${text} · ${elapsed} s`;
-    const width = this.sink.columns ?? 100;
+    // A terminal that reports no size (0 columns, as under script(1)) gets the usual 100.
+    const width = this.sink.columns !== undefined && this.sink.columns > 0 ? this.sink.columns : 100;
     this.sink.write(`\r\u001b[2K${line.slice(0, Math.max(10, width - 1))}`);
     this.shown = true;
   }

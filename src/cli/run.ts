@@ -19,8 +19,9 @@ import { outputArgs, reportFinisher, type ReportArgs } from "./report-options.js
 import { readProviderConfigs } from "./provider-options.js";
 import type { FuzzArgs } from "./fuzz.js";
 import { finishShard, shardOf } from "../core/report/shard.js";
+import { evidenceOption, type EvidenceArgs } from "./evidence-option.js";
 
-export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs {
+export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs, EvidenceArgs {
   protocol?: string;
   configJson?: string;
   configFile?: string;
@@ -74,6 +75,7 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
     ...(budgetMs !== undefined ? { budgetMs } : {}),
     ...(runTimeoutMs !== undefined ? { runTimeoutMs } : {}),
     ...(jobs !== undefined ? { jobs } : {}),
+    ...evidenceOption(args),
     selection: { clause: args.clause, skip: args.skip },
     onExchange: (e) => phases.exchange(e.purpose, e.seq, e.scenario),
   });
@@ -102,6 +104,7 @@ async function runAgentCli(args: RunArgs, progress: Progress): Promise<SuiteRun>
     ...(outputBudgetMib !== undefined ? { outputBudgetMib } : {}),
     ...(args.home !== undefined ? { home: args.home } : {}),
     ...(scenarios !== undefined ? { scenarios } : {}),
+    ...evidenceOption(args),
     selection: { clause: args.clause, skip: args.skip },
     onScenario: (name, _transcript, outcome) => progress.finished(scenarioLine(config.mode, name, outcome)),
   });
@@ -132,7 +135,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   let where = fuzzing ? "before fuzzing" : "as the run ended";
   if (fuzzing && interrupted() === undefined) {
     // The fuzzers (fast-check, json-schema-faker) load only for a run that fuzzes.
-    const [{ fuzzBudget, fuzzPhase }, { mergeFuzz }, { secretsOf: providerSecrets }] = await Promise.all([import("./fuzz.js"), import("../fuzz/merge.js"), import("../core/provider/config.js")]);
+    const [{ fuzzBudget, fuzzPhase }, { mergeFuzz }, { secretsOf: providerSecrets }, { casesSoFar }] = await Promise.all([import("./fuzz.js"), import("../fuzz/merge.js"), import("../core/provider/config.js"), import("../fuzz/budget.js")]);
     // Fuzz findings join the fixed scenarios' under their clauses.
     const full = fuzzBudget(args, args.protocol === "provider" ? 100 : 10);
     // Fuzzing gets what --run-timeout leaves of the run (at least a second).
@@ -143,7 +146,7 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
     report = mergeFuzz(report, outcome, secrets);
     if (outcome.skipped !== undefined) report = { ...report, notes: [...report.notes, `Fuzzing could not start: ${outcome.skipped}.`] };
     if (report.shard !== undefined && budget.cases !== undefined) report = { ...report, shard: { ...report.shard, cases: budget.cases } };
-    where = `while fuzzing, after ${outcome.cases} of ${budget.runs} cases`;
+    where = `while fuzzing, ${casesSoFar(outcome.cases, budget)}`;
   }
   const signal = interrupted();
   if (signal !== undefined && report.halted === undefined) report = { ...report, halted: interruptReason(signal, where) };

@@ -102,12 +102,17 @@ export function withFuzzSection(report: RunReport, fuzz: FuzzOutcome, secrets: r
   return redactDeep(merged, makeRedactor(secrets));
 }
 
+/** A clause the fixed suite passed, and fuzzing too, keeps the fixed suite's pass evidence (--evidence all). */
+function keepPassEvidence(merged: ClauseResult, fixed: ClauseResult): ClauseResult {
+  return merged.status === "pass" && fixed.passEvidence !== undefined ? { ...merged, passEvidence: fixed.passEvidence } : merged;
+}
+
 /**
  * Puts what fuzzing judged into a run's report: each fuzzed clause folded with it (fuzz
  * findings marked found by fuzzing, each with its replay command), then the fuzz section.
  */
 export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
   const fuzzed = new Set(fuzz.clauses);
-  const clauses = report.clauses.map((result) => (fuzzed.has(result.id) ? fuzzedResult(result, result, fuzz) : result));
+  const clauses = report.clauses.map((result) => (fuzzed.has(result.id) ? keepPassEvidence(fuzzedResult(result, result, fuzz), result) : result));
   return withFuzzSection({ ...report, clauses }, fuzz, secrets);
 }

@@ -11,7 +11,7 @@ import { callProvider, type ProviderCall } from "../runner/provider/call.js";
 import { CaseStream, type CaseSource } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
 import { ProviderCoverage } from "./provider/coverage.js";
-import type { CoverageSummary, FuzzBudget, FuzzFailure, ProviderCase, ProviderFuzzContext } from "./types.js";
+import type { CoverageSummary, FuzzBudget, FuzzFailure, FuzzProgressHook, ProviderCase, ProviderFuzzContext } from "./types.js";
 import { serializeCase } from "./replay.js";
 import { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, type DigestDialectId } from "../core/json/index.js";
 import { dialectSensitive } from "../core/provider/digest.js";
@@ -156,19 +156,26 @@ export interface ProviderFuzzResult {
  * Generates budget.runs cases from the seed, runs them `jobs` at a time, then shrinks the
  * first failing case of every clause with fast-check (seed + path replay it exactly).
  */
-export async function fuzzProvider(
-  ctx: ProviderFuzzContext,
-  target: ProviderTarget,
-  budget: FuzzBudget,
-  options: {
-    onCase?: (done: number) => void;
-    shrink?: boolean;
-    call?: ProviderCall;
-    onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void;
-    /** Where the cases come from (default: generated from the seed as they are taken); a bench hands over cases made beforehand. */
-    cases?: CaseSource<ProviderCase>;
-  } = {},
-): Promise<ProviderFuzzResult> {
+export async function fuzzProvider(ctx: ProviderFuzzContext, target: ProviderTarget, budget: FuzzBudget, options: ProviderFuzzOptions = {}): Promise<ProviderFuzzResult> {
+  try {
+    return await campaign(ctx, target, budget, options);
+  } finally {
+    options.progress?.end();
+  }
+}
+
+export interface ProviderFuzzOptions {
+  onCase?: (done: number) => void;
+  /** Told of every judged case and of shrinking (the CLI's progress line). */
+  progress?: FuzzProgressHook;
+  shrink?: boolean;
+  call?: ProviderCall;
+  onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void;
+  /** Where the cases come from (default: generated from the seed as they are taken); a bench hands over cases made beforehand. */
+  cases?: CaseSource<ProviderCase>;
+}
+
+async function campaign(ctx: ProviderFuzzContext, target: ProviderTarget, budget: FuzzBudget, options: ProviderFuzzOptions): Promise<ProviderFuzzResult> {
   const made = options.call ?? callProvider;
   let calls = 0;
   // Every call made counts: a hostile case whose control failed sends one, a refused binding is resent.
@@ -197,6 +204,7 @@ export async function fuzzProvider(
       for (const finding of findings) if ((firstByClause.get(finding.clause)?.index ?? Infinity) > index) firstByClause.set(finding.clause, { index, c, finding });
       done++;
       options.onCase?.(done);
+      options.progress?.cases(done, firstByClause.size);
     }
   };
   const worker = async (): Promise<void> => {
@@ -227,8 +235,9 @@ export async function fuzzProvider(
   const unshrunk = (clause: string, first: { index: number; c: ProviderCase; finding: Finding }): FuzzFailure => failureOf(clause, first.finding, first.c, budget.seed, String(first.index));
   const byIndex = [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index);
   if (options.shrink === false) return { cases: done, calls, failures: byIndex.map(([clause, first]) => unshrunk(clause, first)), coverage: coverage.summary(), tally: tally.data() };
-  for (const [clause, first] of byIndex) {
+  for (const [at, [clause, first]] of byIndex.entries()) {
     const { index } = first;
+    options.progress?.shrinking(clause, at + 1, byIndex.length);
     if (interrupted() !== undefined) {
       failures.push(unshrunk(clause, first));
       continue;
@@ -242,7 +251,8 @@ export async function fuzzProvider(
         if (found) last = found;
       return found === undefined;
     });
-    const result = await fc.check(property, { seed: budget.seed, path: String(index), numRuns: budget.runs });
+    // numRuns 1: the failing case at its path, then its shrinks (never the cases after it, of which a time box has no end).
+    const result = await fc.check(property, { seed: budget.seed, path: String(index), numRuns: 1 });
     // Interrupted while shrinking, a call out may have been ended by it: what fast-check kept is not trusted.
     if (interrupted() !== undefined) {
       failures.push(unshrunk(clause, first));

@@ -73,7 +73,10 @@ export interface FuzzFailure {
 }
 
 export interface FuzzBudget {
+  /** Cases to generate; TIME_BOXED_RUNS (see budget.ts) under a time box. */
   runs: number;
+  /** --fuzz-time without --fuzz-runs: `runs` is no bound, cases are generated until timeSeconds. */
+  timeBoxed?: boolean;
   /**
    * Time limit in seconds: no new case starts after it. Providers: shrinking a failure found
    * by then still finishes (within its case budget). Agent-cli sessions: shrinking stops there
@@ -88,4 +91,14 @@ export interface FuzzBudget {
    * caseRange in core/report/shard.ts); a failure keeps its index in the whole sequence.
    */
   cases?: { from: number; to: number };
+}
+
+/** What a campaign tells whoever shows its progress (the CLI's stderr line); every method is cheap. */
+export interface FuzzProgressHook {
+  /** A generated case was judged: cases done so far (shrinking not counted), and clauses failed so far. */
+  cases(done: number, failingClauses: number): void;
+  /** Generation is over; the kit shrinks the failure of this clause (number `at` of `of`). */
+  shrinking(clause: string, at: number, of: number): void;
+  /** The campaign is over (called once, also when it threw). */
+  end(): void;
 }

@@ -1,7 +1,7 @@
 import { sourceLabel, sourceRevision, sourceUrl } from "../core/clauses/sources.js";
 import type { Clause, ClauseResult, CountedLevel, Level } from "../core/report/types.js";
 import { escapeAttr, escapeNumber, escapeText, safeHref } from "./html-escape.js";
-import { renderFindings } from "./html-findings.js";
+import { renderFindings, renderWire } from "./html-findings.js";
 import { atBoundNote } from "./kit-bound.js";
 import { areaOf, clauseAnchor, clauseLink } from "./links.js";
 
@@ -87,6 +87,9 @@ function clauseBody(result: ClauseResult, ctx: ClauseContext): string {
     parts.push(`<p class="judged">Judged on ${escapeNumber(result.judged)} exchange${result.judged === 1 ? "" : "s"} or events.</p>`);
   }
   if (result.findings.length > 0) parts.push(renderFindings(result.findings, ctx.maxFindings));
+  const pass = result.passEvidence;
+  // --evidence all: what the pass was judged on, collapsed.
+  if (pass !== undefined) parts.push(`<details class="pass-evidence"><summary>Judged on: ${escapeText(pass.scenario)}${pass.requestId !== undefined ? ` (request ${escapeText(pass.requestId)})` : ""}</summary>\n${renderWire(pass.wire)}\n</details>`);
   return parts.join("\n");
 }
 

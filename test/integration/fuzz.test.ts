@@ -39,6 +39,17 @@ describe("awp-conformance fuzz --protocol provider", () => {
     expect(report.notes.join(" ")).toMatch(/Fuzzing: 40 generated cases \(\d+ candidate calls or sessions\), seed 11, 0 failure\(s\) kept/);
   });
 
+  it("--fuzz-time alone is a time box (no default count), and the campaign's progress goes to stderr", async () => {
+    const out = temp();
+    const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-time", "1", "--seed", "11", "--config-file", join(ROOT, "examples/reference-provider/valid-config.json"), "--out", out, "--reporter", "json", REFERENCE]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/fuzzing provider with seed 11 \(cases until 1 s\)/);
+    // Off a terminal: a plain line every 10 s (none in 1 s) and one at the end, on stderr only.
+    const cases = readReport(out).fuzz?.cases ?? 0;
+    expect(result.stderr).toMatch(new RegExp(`^awp-conformance: fuzz provider done: ${cases} cases? in \\d+\\.\\d s \\(\\d+\\.\\d cases/s\\), 0 failing clauses$`, "m"));
+    expect(result.stdout).not.toContain("fuzz provider done");
+  });
+
   it("finds a crash on nesting of 20 and shrinks it to exactly 20, replayable", async () => {
     const out = temp();
     // Seed 8 draws a tool.input nested 20 or more deep in its first case.

@@ -8,8 +8,8 @@ import { handleInterrupts } from "../../core/interrupt.js";
 
 export function withFuzzOptions<T>(y: Argv<T>): Argv<T> {
   return y
-    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions), --jobs of them at once (default 2 for fuzzing)" })
-    .option("fuzz-time", { type: "number", describe: "stop generating new cases after this many seconds" })
+    .option("fuzz-runs", { type: "number", describe: "generated cases (provider requests or agent-cli sessions), --jobs of them at once (default 2 for fuzzing); \`fuzz\` with neither --fuzz-runs nor --fuzz-time runs 100 provider requests or 10 agent-cli sessions; \`run\` fuzzes only when one of them is given" })
+    .option("fuzz-time", { type: "number", describe: "time box in seconds: generate cases until then (no case starts after it); with --fuzz-runs too, whichever ends first (--shard needs --fuzz-runs: shards split a fixed number of cases)" })
     .option("seed", { type: "number", describe: "fast-check seed: the same seed gives the same cases (default: random, printed)" })
     .option("corpus", { type: "string", describe: "folder of saved cases: replayed first, then every failing or new case (new clause outcome or coverage bucket) is added; shards may share it" })
     .option("shard", { type: "string", describe: "K/N: run the K-th of N parts (provider units, agent-cli scenarios, a slice of the fuzz cases of --seed); combine the reports with `awp-conformance merge`" }) as Argv<T>;
@@ -36,8 +36,8 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       )),
     async (a) => {
       // The fuzzers (fast-check, json-schema-faker), the runner and the reporters load only for this command.
-      const [{ fuzzBudget, fuzzOnlyReport, fuzzPhase, shardOf }, { secretsOf: providerSecrets }, { checkReporters, emitReport }, { readProviderConfigs }] = await Promise.all([
-        import("../fuzz.js"), import("../../core/provider/config.js"), import("../output.js"), import("../provider-options.js"),
+      const [{ fuzzBudget, fuzzOnlyReport, fuzzPhase, shardOf }, { secretsOf: providerSecrets }, { checkReporters, emitReport }, { readProviderConfigs }, { budgetText }] = await Promise.all([
+        import("../fuzz.js"), import("../../core/provider/config.js"), import("../output.js"), import("../provider-options.js"), import("../../fuzz/budget.js"),
       ]);
       const { candidate, rest } = candidateOf(a);
       const protocol = a.protocol as Protocol;
@@ -47,7 +47,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const budget = fuzzBudget(args, protocol === "provider" ? 100 : 10);
       const outDir = (a.out as string | undefined) ?? "reports";
       const slice = budget.cases === undefined ? "" : `, shard ${String(args.shard)}: ${budget.cases.to > budget.cases.from ? `cases ${budget.cases.from}..${budget.cases.to - 1}` : "no case (fewer runs than shards)"}`;
-      process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budget.runs} runs${budget.timeSeconds ? `, at most ${budget.timeSeconds} s` : ""}${slice})\n`);
+      process.stdout.write(`fuzzing ${protocol} with seed ${budget.seed} (${budgetText(budget)}${slice})\n`);
       const startedAt = new Date();
       // Interrupted (Ctrl-C, SIGTERM), the cases run so far are reported (core/interrupt.ts).
       handleInterrupts();

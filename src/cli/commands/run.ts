@@ -4,13 +4,14 @@ import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
 import { withFuzzOptions } from "./fuzz.js";
 import { withReportOptions } from "../report-options.js";
+import { withEvidenceOption } from "../evidence-option.js";
 
 export function runCommandDefinition(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "run [candidate] [args..]",
     "run the conformance suite against a candidate (or every bundled example when none is given)",
     (c) =>
-      withReportOptions(withFuzzOptions(withLaunchOptions(
+      withEvidenceOption(withReportOptions(withFuzzOptions(withLaunchOptions(
         c
           .positional("candidate", { type: "string", describe: "path to the candidate executable" })
           .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
@@ -26,7 +27,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
           .option("run-timeout", { type: "number", describe: `bound of the whole run of one candidate in ms (default ${DEFAULT_RUN_TIMEOUT_MS}): then every candidate process is ended and what was judged is reported` })
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge,github (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json; github: annotations on stdout and the Markdown summary appended to $GITHUB_STEP_SUMMARY)" }),
-      ))),
+      )))),
     async (a) => {
       // The runner, fixtures, checks and reporters load when a run starts, not with every command.
       const { runCommand } = await import("../run.js");
@@ -74,6 +75,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           ...optional("docsUrl", a.docsUrl as string | undefined),
           ...optional("quiet", a.quiet as boolean | undefined),
           ...optional("verbose", a.verbose as boolean | undefined),
+          ...optional("evidence", a.evidence as string | undefined),
           scenario: list(a.scenario as unknown),
           clause: list(a.clause),
           skip: list(a.skip),

@@ -79,7 +79,11 @@ export function combineResults(results: readonly ClauseResult[], shards: readonl
   const timed = results.filter((r) => r.durationMs !== undefined);
   const time = timed.length > 0 ? { durationMs: timed.reduce((n, r) => n + (r.durationMs ?? 0), 0) } : {};
   if (results.some((r) => r.status === "fail")) return { ...base, status: "fail", judged, findings: firstFuzzFailure(results.flatMap((r) => r.findings)), ...time };
-  if (results.some((r) => r.status === "pass")) return { ...base, status: "pass", judged, findings: [], ...time };
+  if (results.some((r) => r.status === "pass")) {
+    // --evidence all: the first shard's pass evidence stands for the merged pass.
+    const evidence = results.find((r) => r.status === "pass" && r.passEvidence !== undefined)?.passEvidence;
+    return { ...base, status: "pass", judged, findings: [], ...time, ...(evidence !== undefined ? { passEvidence: evidence } : {}) };
+  }
   const skipped = results.every((r) => r.status === "skip");
   const status = skipped ? "skip" : "not-applicable";
   const given = results.flatMap((r, i) => (r.status === status && r.reason !== undefined ? [{ reason: r.reason, shard: shards[i] }] : []));

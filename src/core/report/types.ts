@@ -108,6 +108,16 @@ export interface ClauseResult {
   expectation?: "expected-failure" | "flaky";
   /** Live runs: the summed time (ms) of the scenarios or candidate calls that judged the clause (core/report/timing.ts). */
   durationMs?: number;
+  /** --evidence all: for a pass, the exchange or session it was judged on (bounded like a finding's wire log). */
+  passEvidence?: PassEvidence;
+}
+
+/** What a passing clause was judged on: one request (with its control) or one scenario's session, as a wire log. */
+export interface PassEvidence {
+  /** The scenario the wire log is of (agent-cli: "NAME (MODE)"). */
+  scenario: string;
+  requestId?: string;
+  wire: WireEntry[];
 }
 
 /** Which levels' failures decide the verdict (--level). */

@@ -8,9 +8,9 @@ import fc from "fast-check";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import { interrupted, onInterrupt } from "../../core/interrupt.js";
 import type { ClauseResult, Finding } from "../../core/report/types.js";
-import { casesOf } from "../cases.js";
-import { pool } from "../pool.js";
-import type { AgentStep, CoverageSummary, FuzzBudget, FuzzFailure } from "../types.js";
+import { CaseStream } from "../cases.js";
+import { poolOf } from "../pool.js";
+import type { AgentStep, CoverageSummary, FuzzBudget, FuzzFailure, FuzzProgressHook } from "../types.js";
 import { sessionArb, stepsOfCounterexample, type SessionModel } from "./commands.js";
 import { AgentCoverage } from "./coverage.js";
 import { FUZZ_AGENT_CLAUSES } from "./judge.js";
@@ -127,12 +127,22 @@ function violationOf(error: unknown): AgentFuzzViolation {
  * reported as found (so it is with `shrink: false`). Every other clause a counted session
  * broke is reported too, from its first session, as it failed (not shrunk).
  */
-export async function fuzzAgentCli(
-  ctx: AgentFuzzContext,
-  budget: FuzzBudget,
-  onRun?: (n: number) => void,
-  options: { shrink?: boolean; onSession?: (steps: readonly AgentStep[], index: number, failed: boolean) => void } = {},
-): Promise<AgentFuzzResult> {
+export async function fuzzAgentCli(ctx: AgentFuzzContext, budget: FuzzBudget, onRun?: (n: number) => void, options: AgentFuzzOptions = {}): Promise<AgentFuzzResult> {
+  try {
+    return await campaign(ctx, budget, onRun, options);
+  } finally {
+    options.progress?.end();
+  }
+}
+
+export interface AgentFuzzOptions {
+  shrink?: boolean;
+  onSession?: (steps: readonly AgentStep[], index: number, failed: boolean) => void;
+  /** Told of every judged session and of shrinking (the CLI's progress line). */
+  progress?: FuzzProgressHook;
+}
+
+async function campaign(ctx: AgentFuzzContext, budget: FuzzBudget, onRun: ((n: number) => void) | undefined, options: AgentFuzzOptions): Promise<AgentFuzzResult> {
   const arb = sessionArb(ctx.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   const coverage = new AgentCoverage();
@@ -144,20 +154,22 @@ export async function fuzzAgentCli(
   const tally = new ClauseTally(FUZZ_AGENT_CLAUSES);
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
-  // Sessions are small: the slice is generated up front (from fast-check's one run, not the cases before it).
-  const samples = await casesOf(arb, budget.seed, from, to);
+  // Each session is generated when a job takes it (from fast-check's one run, not the cases before it): a time box has no last one.
+  const samples = new CaseStream(arb, budget.seed, from, to);
   const outcomes: (SessionOutcome & { index: number })[] = [];
   let firstFailing = Infinity;
-  await pool(samples, budget.jobs, async (commands, at) => {
-    const index = from + at;
+  const failing = new Set<string>();
+  await poolOf(samples, Math.min(budget.jobs, to - from), async (commands, index) => {
     const outcome = await runSession(ctx, commands);
     // A session the interruption ended (or that ended after it) is dropped, not judged.
     if (interrupted() !== undefined) return;
     outcomes.push({ ...outcome, index });
     onRun?.(outcomes.length);
+    for (const f of outcome.error instanceof AgentFuzzViolation ? outcome.error.findings : []) failing.add(f.clause);
+    options.progress?.cases(outcomes.length, failing.size);
     options.onSession?.(outcome.executed, index, outcome.error !== undefined);
     if (outcome.error !== undefined) firstFailing = Math.min(firstFailing, index);
-  }, (next) => performance.now() > deadline || interrupted() !== undefined || from + next > firstFailing);
+  }, (next) => performance.now() > deadline || interrupted() !== undefined || next > firstFailing);
   // Sessions past the first failing one ran only because they had started before it was known: how many
   // did depends on --jobs, so they are not counted (the same seed gives the same account at any --jobs).
   const counted = outcomes.filter((o) => o.index <= firstFailing).sort((a, b) => a.index - b.index);
@@ -190,8 +202,10 @@ export async function fuzzAgentCli(
     lastFailing = executed;
     throw error;
   });
+  options.progress?.shrinking(found.findings[0]?.clause ?? "the first failing session", 1, 1);
   const left = deadline - performance.now();
-  const details = await fc.check(property, { seed: budget.seed, path: String(first.index), numRuns: budget.runs, ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.round(left)) } : {}) });
+  // numRuns 1: the failing session at its path, then its shrinks (never the sessions after it, of which a time box has no end).
+  const details = await fc.check(property, { seed: budget.seed, path: String(first.index), numRuns: 1, ...(Number.isFinite(left) ? { interruptAfterTimeLimit: Math.max(1, Math.round(left)) } : {}) });
   // Interrupted while shrinking, a session out was ended by it: what fast-check kept is not trusted.
   const shrunk = interrupted() === undefined && details.failed && details.counterexample !== null && details.counterexamplePath !== null;
   const violation = shrunk ? violationOf(details.errorInstance) : found;

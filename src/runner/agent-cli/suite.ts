@@ -12,11 +12,15 @@ import { shardOfPosition, shardResults, type Shard, type ShardView } from "../..
 import { judgedCounts, withClauseTimes } from "../../core/report/timing.js";
 import type { Transcript } from "../../core/agent-cli/types.js";
 import { recordAgentCliRun, type AgentCliSuiteOptions } from "./driver.js";
+import type { EvidenceLevel } from "../../core/report/pass-evidence.js";
+import { agentPassEvidence } from "./pass-evidence.js";
 
 export interface RunAgentCliSuiteOptions extends AgentCliSuiteOptions {
   selection?: Selection;
   /** --shard K/N: run only this shard's scenarios (dealt round-robin in the kit's order). */
   shard?: Shard;
+  /** --evidence all: passes keep the wire log of a session they were judged on. */
+  evidence?: EvidenceLevel;
 }
 
 const judgesClause = (name: ScenarioName, id: string): boolean => SCENARIOS[name].judges.some((prefix) => id === prefix || id.startsWith(`${prefix}/`));
@@ -94,8 +98,11 @@ export async function runAgentCliSuite(options: RunAgentCliSuiteOptions): Promis
   const judged = withScenarioTimes(judgeAgentRun(run, selected), run, selected);
   const within = options.scenarios !== undefined ? withinScenarios(judged, options.scenarios) : judged;
   const { deselected } = within;
-  const { results, elsewhere } = shard === undefined ? { results: within.results, elsewhere: [] } : shardResults(within.results, undefined, agentShardView(shard, wanted));
-  const notes = judged.notes;
+  const sharded = shard === undefined ? { results: within.results, elsewhere: [] } : shardResults(within.results, undefined, agentShardView(shard, wanted));
+  const { elsewhere } = sharded;
+  const evidence = options.evidence === "all" ? agentPassEvidence(sharded.results, run) : undefined;
+  const results = evidence?.results ?? sharded.results;
+  const notes = [...judged.notes, ...(evidence?.notes ?? [])];
   const report = buildReport({
     protocol: "agent-cli",
     mode: run.mode,

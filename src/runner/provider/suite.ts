@@ -14,11 +14,15 @@ import { shardResults, type Shard } from "../../core/report/shard.js";
 import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
 import { DEFAULT_PROVIDER_JOBS } from "./jobs.js";
 import { warmLaunchers } from "../launcher/client.js";
+import type { EvidenceLevel } from "../../core/report/pass-evidence.js";
+import { providerPassEvidence } from "./pass-evidence.js";
 
 export interface RunProviderSuiteOptions extends ProviderSuiteOptions {
   selection?: Selection;
   /** --shard K/N: run only this shard's units of the suite (see core/provider/shard.ts). */
   shard?: Shard;
+  /** --evidence all: passes keep the wire log of the request they were judged on. */
+  evidence?: EvidenceLevel;
 }
 
 /** The request groups a shard's units send (the invocations up to the first accepted one also serve whitespace and hostile as context). */
@@ -121,6 +125,8 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
     ({ results, elsewhere } = shardResults(results, context.results, providerShardView(options.shard)));
     if (units.size === 0) transcript.context.notes.push(`Shard ${options.shard.index}/${options.shard.count} ran no part of the provider suite: it has ${PROVIDER_UNITS.length} parts, dealt to the first shards.`);
   }
+  const evidence = options.evidence === "all" ? providerPassEvidence(results, transcript) : undefined;
+  if (evidence !== undefined) results = evidence.results;
   const report = buildReport({
     protocol: "provider",
     argv: options.argv,
@@ -138,7 +144,7 @@ export async function runProviderSuite(options: RunProviderSuiteOptions): Promis
     selection,
     results,
     deselected,
-    notes: transcript.context.notes,
+    notes: [...transcript.context.notes, ...(evidence?.notes ?? [])],
     secrets: transcript.context.secrets,
     ...(halted !== undefined ? { halted } : {}),
   });

@@ -203,6 +203,15 @@ function transcriptWire(transcript: Transcript, ats: readonly number[]): WireEnt
   return wire;
 }
 
+/** The first events of a session, bounded like a finding's wire log (--evidence all: what a passing clause was judged on). */
+export function sessionWire(transcript: Transcript): WireEntry[] {
+  return transcript.events.slice(0, WIRE_EVENTS_BEFORE + WIRE_EVENTS_AFTER).map((event) => {
+    const { stream, text } = wireText(event);
+    const truncated = text.length > WIRE_TEXT;
+    return { t: event.t, stream, text: truncated ? `${text.slice(0, WIRE_TEXT)}…` : text, ...(truncated ? { truncated: true } : {}) };
+  });
+}
+
 export function finding(clause: string, where: Where, message: string, detail: Detail = {}): Finding {
   const evidence = [
     ...(where.lines ?? []).map((line) => eventEvidence(line.event, line.at)),
