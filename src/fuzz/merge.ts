@@ -102,9 +102,11 @@ export function withFuzzSection(report: RunReport, fuzz: FuzzOutcome, secrets: r
   return redactDeep(merged, makeRedactor(secrets));
 }
 
-/** A clause the fixed suite passed, and fuzzing too, keeps the fixed suite's pass evidence (--evidence all). */
-function keepPassEvidence(merged: ClauseResult, fixed: ClauseResult): ClauseResult {
-  return merged.status === "pass" && fixed.passEvidence !== undefined ? { ...merged, passEvidence: fixed.passEvidence } : merged;
+/** A clause fuzzing also judged keeps the fixed suite's time (JUnit) and, passed by both, its pass evidence (--evidence all). */
+function keepFixedParts(merged: ClauseResult, fixed: ClauseResult): ClauseResult {
+  // The fixed suite's time stays with a clause fuzzing also judged (fuzzing's cases are not timed per clause).
+  const timed = fixed.durationMs !== undefined && merged.judged > 0 && merged.durationMs === undefined ? { ...merged, durationMs: fixed.durationMs } : merged;
+  return timed.status === "pass" && fixed.passEvidence !== undefined ? { ...timed, passEvidence: fixed.passEvidence } : timed;
 }
 
 /**
@@ -113,6 +115,6 @@ function keepPassEvidence(merged: ClauseResult, fixed: ClauseResult): ClauseResu
  */
 export function mergeFuzz(report: RunReport, fuzz: FuzzOutcome, secrets: readonly string[] = []): RunReport {
   const fuzzed = new Set(fuzz.clauses);
-  const clauses = report.clauses.map((result) => (fuzzed.has(result.id) ? keepPassEvidence(fuzzedResult(result, result, fuzz), result) : result));
+  const clauses = report.clauses.map((result) => (fuzzed.has(result.id) ? keepFixedParts(fuzzedResult(result, result, fuzz), result) : result));
   return withFuzzSection({ ...report, clauses }, fuzz, secrets);
 }

@@ -92,6 +92,11 @@ describe("mergeFuzz: fuzzing folded into a run's results", () => {
     expect(clause(failed, ERROR_CODE)).toMatchObject({ status: "fail", judged: 1, findings: [{ message: "no code", foundBy: "fuzz" }] });
   });
 
+  it("keeps the fixed suite's time on a clause fuzzing also judged (JUnit testcase time)", () => {
+    const timed = reportOf([{ ...result(ONE_TERMINAL, "pass", 4), durationMs: 1234 }], { protocol: "agent-cli" });
+    expect(clause(mergeFuzz(timed, outcome([session(2)])), ONE_TERMINAL)).toMatchObject({ status: "pass", judged: 6, durationMs: 1234 });
+  });
+
   it("passes nothing when the kit did not judge some sessions (cut)", () => {
     const merged = mergeFuzz(run, outcome([session(1)], { cut: "the CLI printed more than the kit records" }));
     expect(clause(merged, ONE_TERMINAL)).toMatchObject({ status: "skip", reason: "the CLI printed more than the kit records", judged: 0 });
