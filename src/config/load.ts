@@ -33,11 +33,11 @@ function parse(bytes: Uint8Array, file: string): Parsed {
   const json = extname(file).toLowerCase() === ".json";
   // JSON is read strictly by the kit's own reader; the YAML parser only tells where things are.
   const strictValue = json ? parseInputJson(bytes, file, "config", {}) : undefined;
-  const doc = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false, lineCounter: lines });
+  const doc = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: true, lineCounter: lines });
   const error = json ? undefined : (doc.errors[0] ?? doc.warnings[0]);
   if (error !== undefined) {
     const at = error.linePos?.[0];
-    throw new KitError("config_invalid", `${printable(file)}${at !== undefined ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${printable(error.message.split("\n")[0] ?? "")}`);
+    throw new KitError("config_invalid", `${printable(file)}${at !== undefined ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${printable((error.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, ""))}`);
   }
   let value: unknown = strictValue;
   if (!json) {

@@ -25,6 +25,8 @@ export interface ConfigRunOptions {
   cwd?: string;
   /** Where the lines about the configuration go (default stderr). */
   say?: (line: string) => void;
+  /** Where the summary of several candidates goes (default stdout). */
+  print?: (text: string) => void;
 }
 
 /** The configuration file to use, if any: --config FILE (which must exist), else the nearest one. */
@@ -98,6 +100,6 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
     lines.push(`${candidate.name}: ${EXIT_MEANING[code] ?? `exit ${code}`} (${join(out, "report.json")})`);
     worst = worseExitCode(worst, code);
   }
-  if (chosen.length > 1) process.stdout.write(`\nCandidates of ${config.file}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+  if (chosen.length > 1) (options.print ?? ((text: string) => process.stdout.write(text)))(`\nCandidates of ${config.file}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
   return worst;
 }
