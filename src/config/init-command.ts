@@ -69,7 +69,7 @@ function checkProtocolOptions(flags: InitFlags, protocol: InitAnswers["protocol"
     ? [flags.mode !== undefined && "--mode", flags.model !== undefined && "--model", flags.env !== undefined && "--env"]
     : [flags.configFile !== undefined && "--config-file", flags.invalidConfigFile !== undefined && "--invalid-config-file"];
   const named = wrong.filter((w): w is string => typeof w === "string");
-  if (named.length > 0) throw new KitError("usage", `${named.join(", ")} ${named.length === 1 ? "does" : "do"} not apply to a ${protocol} candidate`);
+  if (named.length > 0) throw new KitError("usage", `${named.join(", ")} ${named.length === 1 ? "does" : "do"} not apply to ${protocol === "provider" ? "a provider" : "an agent-cli"} candidate`);
 }
 
 /** Runs init; 0 when the files were written. */
