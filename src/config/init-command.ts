@@ -2,7 +2,7 @@
 import { createInterface } from "node:readline";
 import { relative } from "node:path";
 import { KitError } from "../core/errors.js";
-import { existing, initFiles, writeInitFiles, type InitAnswers } from "./init.js";
+import { bundledMatch, existing, initFiles, writeInitFiles, type InitAnswers } from "./init.js";
 import { askMissing, type Ask } from "./prompt.js";
 
 export interface InitFlags {
@@ -108,11 +108,18 @@ export async function runInit(flags: InitFlags, io: InitIo = defaultIo()): Promi
     ...shown,
     "Next:",
     `  npx awp-conformance run${config === "awp-conformance.config.yaml" ? "" : ` --config ${config}`}      # checks the candidate through the configuration`,
-    ...(answers.protocol === "provider" ? ["  edit invalid-configs.json and policy-tests.yaml to hold your provider's own configurations and decisions"] : ["  set the CLI's model endpoint in env: (see the comments in the configuration)"]),
+    ...nextSteps(answers, io.cwd),
     "  the workflow needs awp-conformance in the project's devDependencies: npm install --save-dev awp-conformance",
     "",
   ].join("\n"));
   return 0;
+}
+
+/** What is left for the user to write: nothing for a bundled example, the provider's own configurations, a CLI's model endpoint. */
+function nextSteps(answers: InitAnswers, cwd: string): string[] {
+  if (bundledMatch(answers, cwd) !== undefined) return [];
+  if (answers.protocol === "provider") return ["  edit invalid-configs.json and policy-tests.yaml to hold your provider's own configurations and decisions"];
+  return answers.env === undefined ? ["  set the CLI's model endpoint in env: (see the comments in the configuration)"] : [];
 }
 
 function defaultIo(): InitIo {

@@ -4,31 +4,20 @@
  * the command-line flags they stand for (apply.ts turns a candidate into run arguments).
  */
 
+import type { BoundArgs } from "../cli/agent-options.js";
+import type { ManagedArgs } from "../cli/managed-options.js";
+import type { RunArgs } from "../cli/run.js";
+
 export const CONFIG_SCHEMA = "awp-conformance.config.schema.json";
 
 /** The names `run` looks for, in this order, in each folder from the working one up. */
 export const CONFIG_NAMES: readonly string[] = ["awp-conformance.config.yaml", "awp-conformance.config.yml", "awp-conformance.config.json"];
 
-export interface ProviderBounds {
-  timeout?: number;
-  budget?: number;
-  budgetSlack?: number;
-  runTimeout?: number;
-  jobs?: number;
-}
+/** A provider's bounds: the run arguments of the same names (so a key and its flag are one setting). */
+export type ProviderBounds = Pick<RunArgs, "timeout" | "budget" | "budgetSlack" | "runTimeout" | "jobs">;
 
-export interface AgentCliBounds {
-  runTimeout?: number;
-  turnTimeout?: number;
-  stallTimeout?: number;
-  quietWindow?: number;
-  shutdownTimeout?: number;
-  orderSkew?: number;
-  outputBudget?: number;
-  taskOutputLimit?: number;
-  taskWaitSlack?: number;
-  jobs?: number;
-}
+/** An agent CLI's bounds: the run arguments of the same names. */
+export type AgentCliBounds = BoundArgs & Pick<ManagedArgs, "taskOutputLimit" | "taskWaitSlack"> & Pick<RunArgs, "runTimeout" | "jobs">;
 
 export interface FuzzSettings {
   runs?: number;
