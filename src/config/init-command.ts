@@ -1,6 +1,7 @@
 /** `awp-conformance init` as a function: flags in, files written, what to do next printed. */
 import { createInterface } from "node:readline";
-import { relative } from "node:path";
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { KitError } from "../core/errors.js";
 import { bundledMatch, existing, initFiles, writeInitFiles, type InitAnswers } from "./init.js";
 import { askMissing, type Ask } from "./prompt.js";
@@ -92,6 +93,9 @@ export async function runInit(flags: InitFlags, io: InitIo = defaultIo()): Promi
   else if (io.ask !== undefined) answers = await askMissing(given, io.ask);
   else throw new KitError("usage", `init needs ${[given.protocol === undefined && "--protocol provider|agent-cli", given.command === undefined && "--candidate PATH"].filter(Boolean).join(" and ")} when not on a terminal`);
   checkProtocolOptions(flags, answers.protocol);
+  for (const [flag, path] of [["--config-file", answers.configFile], ["--invalid-config-file", answers.invalidConfigFile]] as const) {
+    if (path !== undefined && !existsSync(resolve(io.cwd, path))) throw new KitError("usage", `${flag} ${path}: no such file (looked at ${resolve(io.cwd, path)})`);
+  }
   const files = initFiles(answers, io.cwd);
   let force = flags.force;
   const there = existing(files);
@@ -115,11 +119,13 @@ export async function runInit(flags: InitFlags, io: InitIo = defaultIo()): Promi
   return 0;
 }
 
-/** What is left for the user to write: nothing for a bundled example, the provider's own configurations, a CLI's model endpoint. */
+/** What is left for the user to do: build a candidate not there yet; write a provider's own configurations, a CLI's model endpoint (nothing for a bundled example). */
 function nextSteps(answers: InitAnswers, cwd: string): string[] {
-  if (bundledMatch(answers, cwd) !== undefined) return [];
-  if (answers.protocol === "provider") return ["  edit invalid-configs.json and policy-tests.yaml to hold your provider's own configurations and decisions"];
-  return answers.env === undefined ? ["  set the CLI's model endpoint in env: (see the comments in the configuration)"] : [];
+  const executable = answers.command[0] ?? "";
+  const steps = executable.includes("/") && !existsSync(resolve(cwd, executable)) ? [`  build the candidate: ${executable} does not exist yet (run checks it first)`] : [];
+  if (bundledMatch(answers, cwd) !== undefined) return steps;
+  if (answers.protocol === "provider") return [...steps, "  edit invalid-configs.json and policy-tests.yaml to hold your provider's own configurations and decisions"];
+  return answers.env === undefined ? [...steps, "  set the CLI's model endpoint in env: (see the comments in the configuration)"] : steps;
 }
 
 function defaultIo(): InitIo {

@@ -106,7 +106,15 @@ describe("awp-conformance init", () => {
     await expect(runInit(base({}), quietIo(dir))).rejects.toThrow("init needs --protocol provider|agent-cli and --candidate PATH when not on a terminal");
     await expect(runInit(base({ protocol: "provider", candidate: PROVIDER, mode: "awp-jsonl" }), quietIo(dir))).rejects.toThrow("--mode does not apply to a provider candidate");
     await expect(runInit(base({ protocol: "agent-cli", candidate: AGENT, configFile: "x", invalidConfigFile: "y" }), quietIo(dir))).rejects.toThrow("--config-file, --invalid-config-file do not apply to an agent-cli candidate");
+    await expect(runInit(base({ protocol: "provider", candidate: PROVIDER, invalidConfigFile: "nope.json" }), quietIo(dir))).rejects.toThrow(`--invalid-config-file nope.json: no such file (looked at ${join(dir, "nope.json")})`);
     expect(existsSync(join(dir, "awp-conformance.config.yaml"))).toBe(false);
+  });
+
+  it("a candidate that does not exist yet is written, and said", async () => {
+    const dir = temp();
+    const printed: string[] = [];
+    expect(await runInit(base({ protocol: "provider", candidate: "./build/provider" }), { cwd: dir, print: (text) => printed.push(text) })).toBe(0);
+    expect(printed.join("")).toContain("  build the candidate: ./build/provider does not exist yet (run checks it first)\n  edit invalid-configs.json and policy-tests.yaml");
   });
 
   it("on a terminal it asks for what the flags left out", async () => {
