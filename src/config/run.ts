@@ -81,13 +81,12 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
     const shared: RunArgs = { ...flags, out: outRoot, reporter: config.reporters ?? ["console", "json"], ...(config.docsUrl !== undefined ? { docsUrl: config.docsUrl } : {}) };
     return run(overlayFlags(shared, { ...flags, out: outRoot }, reporterGiven));
   }
-  const picked: RunArgs = { ...flags, rest: flags.rest };
+  const picked: RunArgs = { ...flags };
   delete picked.candidate;
-  // Only the candidate's own settings make sense for one candidate: several, and such a flag is a mistake.
-  const configuring = candidateOptionsGiven({ ...picked, rest: [] }).filter((flag) => flag !== "--protocol");
-  if (chosen.length > 1 && (configuring.length > 0 || picked.rest.length > 0)) {
-    const what = [...configuring, ...(picked.rest.length > 0 ? ["candidate arguments"] : [])].join(", ");
-    throw new KitError("usage", `${what} configure${configuring.length + (picked.rest.length > 0 ? 1 : 0) === 1 ? "s" : ""} one candidate, and ${basename(config.file)} has ${chosen.length} to run (${chosen.map((c) => c.name).join(", ")}): pick one, awp-conformance run NAME`);
+  // A candidate's own settings given as flags, with several candidates to run, are a mistake (--protocol only picks).
+  const configuring = candidateOptionsGiven(picked).filter((flag) => flag !== "--protocol");
+  if (chosen.length > 1 && configuring.length > 0) {
+    throw new KitError("usage", `${configuring.join(", ")} ${configuring.length === 1 ? "configures" : "configure"} one candidate, and ${basename(config.file)} has ${chosen.length} to run (${chosen.map((c) => c.name).join(", ")}): pick one, awp-conformance run NAME`);
   }
   let worst: VerdictExitCode = 0;
   const lines: string[] = [];

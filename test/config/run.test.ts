@@ -88,6 +88,7 @@ describe("run with a configuration file", () => {
     const { sub } = project();
     const fake = recorder();
     await expect(runWithConfig(flags({ configJson: "{}" }), fake.run, { ...quiet, cwd: sub })).rejects.toThrow(/--config-json configures one candidate, and awp-conformance.config.yaml has 2 to run \(prov, cli\): pick one/);
+    await expect(runWithConfig(flags({ rest: ["--x"], budget: 5 }), fake.run, { ...quiet, cwd: sub })).rejects.toThrow(/^--budget, candidate arguments \(--x\) configure one candidate/);
     expect(fake.calls).toEqual([]);
   });
 
