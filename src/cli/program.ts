@@ -11,6 +11,7 @@ import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js
 import { checkLaunchCommand } from "./commands/host.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
+import { initCommand } from "./commands/init.js";
 import { policyTestCommand } from "./commands/policy-test.js";
 import { mergeCommand } from "./commands/merge.js";
 import { mockCommand } from "./commands/mock.js";
@@ -57,8 +58,9 @@ async function main(argv: string[]): Promise<number> {
   y = listCommand(y);
   y = digestCommand(y);
   y = mockCommand(y);
+  y = initCommand(y, setCode);
   await y
-    .demandCommand(1, "give a command: run, policy-test, admit, fuzz, replay, merge, check, check-launch, record, fixture, report, list, digest or mock")
+    .demandCommand(1, "give a command: init, run, policy-test, admit, fuzz, replay, merge, check, check-launch, record, fixture, report, list, digest or mock")
     .check(oneValueEach, true)
     .fail((message, error) => {
       if (error) throw error;

@@ -4,9 +4,9 @@
  * user's judged. Every option `run` declares is decided here, so a new one needs a decision.
  */
 import { describe, expect, it } from "vitest";
-import type { Argv } from "yargs";
 import { bundledToRun, CANDIDATE_OPTIONS, candidateOptionsGiven, noCandidate, type CandidateOptions } from "../../src/cli/bundled.js";
 import { runCommandDefinition } from "../../src/cli/commands/run.js";
+import { declaredOptions } from "./declared-options.js";
 
 /** The kit's bounds, selections and output options: they apply to the bundled examples as to any candidate. */
 const NOT_CANDIDATE = [
@@ -15,31 +15,14 @@ const NOT_CANDIDATE = [
   "fuzz-runs", "fuzz-time", "seed", "shard", "evidence",
   // Names the candidate itself (AWP_AGENT_CLI_EXECUTABLE): a run with it is a candidate run.
   "from-env",
+  // The configuration file: without a candidate, its candidates run (src/config/run.ts).
+  "config",
 ];
-
-/** The option names the run command declares (its builder run against a recorder). */
-function declaredOptions(): string[] {
-  const names: string[] = [];
-  const recorder: Argv = new Proxy({} as Argv, {
-    get: (_target, method) => (...call: unknown[]) => {
-      if (method === "option") names.push(call[0] as string);
-      return recorder;
-    },
-  });
-  const root = {
-    command: (_cmd: string, _desc: string, builder: (y: Argv) => Argv): Argv => {
-      builder(recorder);
-      return root as unknown as Argv;
-    },
-  } as unknown as Argv;
-  runCommandDefinition(root, () => undefined);
-  return names;
-}
 
 describe("the options that configure a candidate", () => {
   it("every option of run is decided: configures a candidate, or not", () => {
     const candidate = CANDIDATE_OPTIONS.map(([, flag]) => flag.slice(2));
-    const declared = declaredOptions();
+    const declared = declaredOptions(runCommandDefinition);
     expect(declared.length).toBeGreaterThan(30);
     expect(declared.filter((name) => !candidate.includes(name) && !NOT_CANDIDATE.includes(name))).toEqual([]);
     expect(candidate.filter((name) => NOT_CANDIDATE.includes(name))).toEqual([]);

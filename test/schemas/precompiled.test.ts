@@ -12,6 +12,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import { generateSync, type JsonSchema } from "json-schema-faker";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { configYaml } from "../../src/config/templates.js";
 import { sha256 } from "../../src/core/clauses/snapshot.js";
 import { buildReport } from "../../src/core/report/build.js";
 import { newKitAjv, precompiledValidator } from "../../src/core/schema.js";
@@ -28,6 +29,10 @@ const yamlOf = (path: string): unknown => parseYaml(readFileSync(join(ROOT, path
 const KNOWN_VALID: Record<string, () => unknown[]> = {
   "suite.schema.json": () => readdirSync(join(ROOT, "suites/provider")).map((f) => yamlOf(`suites/provider/${f}`)),
   "policy-cases.schema.json": () => [yamlOf("examples/reference-provider/policy-tests.yaml")],
+  "awp-conformance.config.schema.json": () => [
+    parseYaml(configYaml({ schemaPath: "s.json", name: "p", protocol: "provider", command: ["./p"], config: { a: 1 } })) as unknown,
+    parseYaml(configYaml({ schemaPath: "s.json", name: "a", protocol: "agent-cli", command: ["./a"], env: { A: "{{fixture.openai}}" } })) as unknown,
+  ],
   "report.schema.json": () => [
     JSON.parse(JSON.stringify(buildReport({ protocol: "provider", argv: ["./p"], startedAt: new Date(0), endedAt: new Date(1000), options: {}, selection: { clause: [], skip: [] }, results: [], deselected: 0, notes: ["a note"], secrets: [] }))) as unknown,
   ],

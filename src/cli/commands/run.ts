@@ -5,13 +5,14 @@ import { candidateOf, colorWanted, list } from "../args.js";
 import { withFuzzOptions } from "./fuzz.js";
 import { withReportOptions } from "../report-options.js";
 import { withEvidenceOption } from "../evidence-option.js";
+import { configOptionOf, withConfigOption } from "../../config/options.js";
 
 export function runCommandDefinition(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "run [candidate] [args..]",
     "run the conformance suite against a candidate (or every bundled example when none is given)",
     (c) =>
-      withEvidenceOption(withReportOptions(withFuzzOptions(withLaunchOptions(
+      withConfigOption(withEvidenceOption(withReportOptions(withFuzzOptions(withLaunchOptions(
         c
           .positional("candidate", { type: "string", describe: "path to the candidate executable" })
           .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
@@ -27,14 +28,14 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
           .option("run-timeout", { type: "number", describe: `bound of the whole run of one candidate in ms (default ${DEFAULT_RUN_TIMEOUT_MS}): then every candidate process is ended and what was judged is reported` })
           .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge,github (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json; github: annotations on stdout and the Markdown summary appended to $GITHUB_STEP_SUMMARY)" }),
-      )))),
+      ))))),
     async (a) => {
       // The runner, fixtures, checks and reporters load when a run starts, not with every command.
-      const { runCommand } = await import("../run.js");
+      const [{ runCommand }, { runWithConfig }] = await Promise.all([import("../run.js"), import("../../config/run.js")]);
       const { candidate, rest } = candidateOf(a);
       const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
       setCode(
-        await runCommand({
+        await runWithConfig({
           ...optional("protocol", a.protocol),
           ...optional("candidate", candidate),
           rest,
@@ -81,7 +82,7 @@ export function runCommandDefinition(y: Argv, setCode: (code: number) => void): 
           skip: list(a.skip),
           reporter: list(a.reporter),
           color: colorWanted(),
-        }),
+        }, runCommand, { config: configOptionOf(a as { config?: unknown }) }),
       );
     },
   );
