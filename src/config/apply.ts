@@ -22,6 +22,7 @@ export function candidateArgs(candidate: ConfigCandidate, config: KitConfig, out
     reporter: config.reporters ?? ["console", "json"],
     color: false,
     ...(config.docsUrl !== undefined ? { docsUrl: config.docsUrl } : {}),
+    ...(config.evidence !== undefined ? { evidence: config.evidence } : {}),
     ...(candidate.expectedFailures !== undefined ? { expectedFailures: candidate.expectedFailures } : {}),
     ...(candidate.flaky !== undefined ? { flaky: candidate.flaky } : {}),
     ...(candidate.level !== undefined ? { level: candidate.level } : {}),

@@ -150,5 +150,6 @@ export function loadConfig(file: string): KitConfig {
     ...(value.reporters !== undefined ? { reporters: value.reporters } : {}),
     ...(value.out !== undefined ? { out: absolute(dir, value.out) } : {}),
     ...(value.docsUrl !== undefined ? { docsUrl: value.docsUrl } : {}),
+    ...(value.evidence !== undefined ? { evidence: value.evidence } : {}),
   };
 }

@@ -78,7 +78,7 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   const chosen = flags.fromEnv === true ? [] : pick(config, flags);
   if (chosen.length === 0) {
     if (flags.candidate !== undefined) checkNotATypo(config, flags.candidate, cwd);
-    const shared: RunArgs = { ...flags, out: outRoot, reporter: config.reporters ?? ["console", "json"], ...(config.docsUrl !== undefined ? { docsUrl: config.docsUrl } : {}) };
+    const shared: RunArgs = { ...flags, out: outRoot, reporter: config.reporters ?? ["console", "json"], ...(config.docsUrl !== undefined ? { docsUrl: config.docsUrl } : {}), ...(config.evidence !== undefined ? { evidence: config.evidence } : {}) };
     return run(overlayFlags(shared, { ...flags, out: outRoot }, reporterGiven));
   }
   const picked: RunArgs = { ...flags };

@@ -66,4 +66,6 @@ export interface KitConfig {
   /** Absolute. */
   out?: string;
   docsUrl?: string;
+  /** --evidence. */
+  evidence?: "failures" | "all";
 }

@@ -123,7 +123,7 @@ describe("a configuration with mistakes", () => {
   it("an unknown key far from every known one lists the keys of its place", () => {
     const dir = temp();
     const file = write(dir, "c.yaml", "candidates:\n  - { name: a, protocol: agent-cli, command: [x] }\nzzzzzz: 1\n");
-    expect(refusal(file).message).toContain(`${file}:3:1: zzzzzz: unknown key "zzzzzz"; the keys here are candidates, reporters, out, docsUrl`);
+    expect(refusal(file).message).toContain(`${file}:3:1: zzzzzz: unknown key "zzzzzz"; the keys here are candidates, reporters, out, docsUrl, evidence`);
   });
 
   it("what a schema cannot say: unique names, one configuration source, files that exist", () => {
