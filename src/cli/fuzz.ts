@@ -21,18 +21,9 @@ import { readLaunch, readOutputBudget } from "./agent-options.js";
 import { DEFAULT_OUTPUT_BUDGET_MIB } from "../core/agent-cli/types.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
-import type { RunArgs } from "./run.js";
+import type { FuzzArgs, RunArgs } from "./run-args.js";
 
-export interface FuzzArgs {
-  fuzzRuns?: number;
-  fuzzTime?: number;
-  seed?: number;
-  jobs?: number;
-  /** --shard K/N (run and fuzz). */
-  shard?: string;
-  /** --corpus DIR: saved cases replayed first, new ones kept. */
-  corpus?: string;
-}
+export type { FuzzArgs };
 
 export function fuzzBudget(args: FuzzArgs, defaultRuns: number): FuzzBudget {
   // --fuzz-time alone is a time box: cases until then (budget.ts).

@@ -1,23 +1,10 @@
-import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import type { Argv } from "yargs";
 import { KitError } from "../core/errors.js";
 import { interrupt, interrupted, interruptExitCode, INTERRUPT_GRACE_MS, type InterruptSignal } from "../core/interrupt.js";
-import { kitVersion } from "../core/paths.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
 import { applyKitV8Policy } from "./v8-policy.js";
-import { oneValueEach } from "./args.js";
-import { admitCommand } from "./commands/admit.js";
-import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
-import { checkLaunchCommand } from "./commands/host.js";
-import { digestCommand, listCommand } from "./commands/misc.js";
-import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
-import { initCommand } from "./commands/init.js";
-import { policyTestCommand } from "./commands/policy-test.js";
-import { mergeCommand } from "./commands/merge.js";
-import { mockCommand } from "./commands/mock.js";
-import { reportCommand } from "./commands/report.js";
-import { runCommandDefinition } from "./commands/run.js";
-import { EXIT_CODES_HELP } from "./exit-codes.js";
+import { helpRewrite, kitParser, wantsHelp } from "./parser.js";
 
 /** yargs' internal usage object, whose cacheHelpMessage() renders the help (yargs 18; not in its typings). */
 interface WithUsage {
@@ -35,40 +22,17 @@ async function main(argv: string[]): Promise<number> {
   const setCode = (value: number): void => {
     code = value;
   };
-  let y = yargs(argv).scriptName("awp-conformance").version(kitVersion()).parserConfiguration({ "populate--": true, "greedy-arrays": false }).strict();
   // yargs renders a command's whole help before running it, cached for printing it should the
-  // handler fail: the kit's fail() below throws instead, so the help is never printed. Wrapped to
+  // handler fail: the kit's fail() throws instead, so the help is never printed. Wrapped to
   // the terminal it cost about 80 ms of every start, and unwrapped still about 60 ms (measuring
-  // every cell's width). Only --help prints it, rendered then.
-  if (!argv.includes("--help")) {
-    y = y.wrap(null);
-    skipHelpCache(y);
-  }
-  y = runCommandDefinition(y, setCode);
-  y = checkCommand(y, setCode);
-  y = checkLaunchCommand(y, setCode);
-  y = recordCommand(y);
-  y = fixtureCommand(y);
-  y = policyTestCommand(y, setCode);
-  y = fuzzCommand(y, setCode);
-  y = replayCommand(y, setCode);
-  y = reportCommand(y, setCode);
-  y = mergeCommand(y, setCode);
-  y = admitCommand(y, setCode);
-  y = listCommand(y);
-  y = digestCommand(y);
-  y = mockCommand(y);
-  y = initCommand(y, setCode);
-  await y
-    .demandCommand(1, "give a command: init, run, policy-test, admit, fuzz, replay, merge, check, check-launch, record, fixture, report, list, digest or mock")
-    .check(oneValueEach, true)
-    .fail((message, error) => {
-      if (error) throw error;
-      throw new KitError("usage", message);
-    })
-    .help()
-    .epilog(EXIT_CODES_HELP)
-    .parseAsync();
+  // every cell's width). Only --help (-h, help CMD) prints it, rendered then.
+  const unwrapped = (y: Argv): Argv => {
+    if (wantsHelp(helpRewrite(argv))) return y;
+    const plain = y.wrap(null);
+    skipHelpCache(plain);
+    return plain;
+  };
+  await kitParser(argv, setCode, unwrapped).parseAsync();
   return code;
 }
 

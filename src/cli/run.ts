@@ -7,39 +7,21 @@ import type { RunReport } from "../core/report/types.js";
 import { exitCodeFor, worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
 import { summaryLine } from "../reporters/console.js";
-import { readBounds, readLaunch, readOutputBudget, readRunTimeout, scenarioNames, type BoundArgs, type LaunchArgs } from "./agent-options.js";
-import { readManaged, type ManagedArgs } from "./managed-options.js";
+import { readBounds, readLaunch, readOutputBudget, readRunTimeout, scenarioNames } from "./agent-options.js";
+import { readManaged } from "./managed-options.js";
 import { bundledToRun, candidateOptionsGiven, noCandidate, type BundledCandidate } from "./bundled.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { checkSelection } from "../core/clauses/patterns.js";
 import { resolveCandidate } from "./candidate.js";
 import { checkReporters, emitReport } from "./output.js";
 import { PhaseLines, Progress, scenarioLine } from "./progress.js";
-import { outputArgs, reportFinisher, type ReportArgs } from "./report-options.js";
+import { outputArgs, reportFinisher } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
-import type { FuzzArgs } from "./fuzz.js";
+import type { RunArgs } from "./run-args.js";
 import { finishShard, shardOf } from "../core/report/shard.js";
-import { evidenceOption, type EvidenceArgs } from "./evidence-option.js";
+import { evidenceOption } from "./evidence-option.js";
 
-export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs, EvidenceArgs {
-  protocol?: string;
-  configJson?: string;
-  configFile?: string;
-  invalidConfigFile?: string;
-  out?: string;
-  clause: string[];
-  skip: string[];
-  timeout?: number;
-  budgetSlack?: number;
-  budget?: number;
-  runTimeout?: number;
-  home?: string;
-  scenario: string[];
-  reporter: string[];
-  color: boolean;
-  /** Set by runCommand on the run of a bundled example: its name, recorded in the report (candidate.bundled). */
-  bundled?: string;
-}
+export type { RunArgs };
 
 function positive(value: number | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;

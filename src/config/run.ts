@@ -11,6 +11,7 @@ import { KitError } from "../core/errors.js";
 import { interrupted } from "../core/interrupt.js";
 import { worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { candidateOptionsGiven } from "../cli/bundled.js";
+import { preflight } from "../cli/preflight.js";
 import type { RunArgs } from "../cli/run.js";
 import { candidateArgs, flagGiven, overlayFlags } from "./apply.js";
 import { findConfig } from "./find.js";
@@ -36,6 +37,21 @@ export function configFileFor(option: string | false | undefined, cwd: string): 
   const path = resolve(cwd, option);
   if (!existsSync(path)) throw new KitError("usage", `--config ${option}: no such file (looked at ${path})`);
   return path;
+}
+
+/** RunArgs keys that are no option of run (or are checked as such elsewhere). */
+const NOT_OPTIONS = new Set(["rest", "color", "bundled"]);
+
+/**
+ * The checks run's command line gets before the first launch, on what the file and the flags
+ * together ask for: options of the other protocol, input files, the candidate (a bare name
+ * looked up on PATH; the file found is what is launched) and the report folder, made and probed.
+ */
+export function preflightRun(args: RunArgs, cwd: string): RunArgs {
+  const argv: Record<string, unknown> = { "--": [] };
+  for (const [key, value] of Object.entries(args)) if (!NOT_OPTIONS.has(key)) argv[key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)] = value;
+  preflight("run", argv, { cwd });
+  return { ...args, ...(typeof argv.candidate === "string" ? { candidate: argv.candidate } : {}) };
 }
 
 const EXIT_MEANING: Readonly<Record<VerdictExitCode, string>> = { 0: "conformant", 1: "not conformant (exit 1)", 4: "incomplete (exit 4)" };
@@ -79,7 +95,7 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   if (chosen.length === 0) {
     if (flags.candidate !== undefined) checkNotATypo(config, flags.candidate, cwd);
     const shared: RunArgs = { ...flags, out: outRoot, reporter: config.reporters ?? ["console", "json"], ...(config.docsUrl !== undefined ? { docsUrl: config.docsUrl } : {}), ...(config.evidence !== undefined ? { evidence: config.evidence } : {}) };
-    return run(overlayFlags(shared, { ...flags, out: outRoot }, reporterGiven));
+    return run(preflightRun(overlayFlags(shared, { ...flags, out: outRoot }, reporterGiven), cwd));
   }
   const picked: RunArgs = { ...flags };
   delete picked.candidate;
@@ -88,13 +104,16 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   if (chosen.length > 1 && configuring.length > 0) {
     throw new KitError("usage", `${configuring.join(", ")} ${configuring.length === 1 ? "configures" : "configure"} one candidate, and ${basename(config.file)} has ${chosen.length} to run (${chosen.map((c) => c.name).join(", ")}): pick one, awp-conformance run NAME`);
   }
+  // Every candidate's mistakes are found before the first one is launched.
+  const planned = chosen.map((candidate) => {
+    const out = chosen.length > 1 ? join(outRoot, candidate.name) : outRoot;
+    return { candidate, out, args: preflightRun(overlayFlags(candidateArgs(candidate, config, out), { ...picked, out }, reporterGiven), cwd) };
+  });
   let worst: VerdictExitCode = 0;
   const lines: string[] = [];
-  for (const candidate of chosen) {
+  for (const { candidate, out, args } of planned) {
     if (interrupted() !== undefined) break;
-    const out = chosen.length > 1 ? join(outRoot, candidate.name) : outRoot;
     say(`awp-conformance: candidate ${candidate.name} (${candidate.protocol}) of ${config.file}`);
-    const args = overlayFlags(candidateArgs(candidate, config, out), { ...picked, out }, reporterGiven);
     const code = (await run(args)) as VerdictExitCode;
     lines.push(`${candidate.name}: ${EXIT_MEANING[code] ?? `exit ${code}`} (${join(out, "report.json")})`);
     worst = worseExitCode(worst, code);

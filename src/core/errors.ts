@@ -3,10 +3,15 @@ export type KitErrorCode =
   | "usage"
   | "config_invalid"
   | "candidate_not_found"
+  | "candidate_not_executable"
+  | "candidate_not_regular_file"
   | "catalogue_invalid"
   | "schema_invalid"
   | "kit_bug"
   | "io_failed";
+
+/** The codes of mistakes in what the user gave the kit: exit 2. */
+const USER_CODES: ReadonlySet<KitErrorCode> = new Set<KitErrorCode>(["usage", "config_invalid", "candidate_not_found", "candidate_not_executable", "candidate_not_regular_file"]);
 
 /** A usage mistake or a bug in the kit. Candidate misbehaviour is never a KitError. */
 export class KitError extends Error {
@@ -17,8 +22,8 @@ export class KitError extends Error {
     this.code = code;
   }
 
-  /** Usage and configuration problems exit 2; everything else is a kit failure (3). */
+  /** Usage and configuration problems (a candidate the kit cannot start among them) exit 2; everything else is a kit failure (3). */
   get exitCode(): 2 | 3 {
-    return this.code === "usage" || this.code === "config_invalid" || this.code === "candidate_not_found" ? 2 : 3;
+    return USER_CODES.has(this.code) ? 2 : 3;
   }
 }

@@ -18,6 +18,9 @@
  * replaces the earlier one (keeping its place).
  */
 import type { ActiveFault, FaultEntry, FaultInfo, FaultModules, FaultParam, FaultParams, MockProtocol, ParamKind } from "./catalogue/types.js";
+import { nearest } from "../core/nearest.js";
+
+export { nearest };
 import { seededRandom, type MockContext } from "./process.js";
 import type { MockRecorder } from "./record.js";
 
@@ -44,24 +47,6 @@ export interface MockOptions {
   record: string | undefined;
   /** The arguments left for the reference behaviour, in order (what a real CLI would have seen from the host). */
   rest: string[];
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length] as number;
-}
-
-/** The `count` names nearest to `name`. */
-export function nearest(name: string, names: readonly string[], count = 3): string[] {
-  return [...names].sort((x, y) => distance(name, x) - distance(name, y) || x.localeCompare(y)).slice(0, count);
 }
 
 const VALID: Readonly<Record<FaultParam["kind"], { test: RegExp; says: string }>> = {

@@ -20,7 +20,8 @@ describe("init, then run through the configuration it wrote", () => {
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain("awp-conformance init wrote:\n  awp-conformance.config.yaml\n  invalid-configs.json\n  policy-tests.yaml\n  .github/workflows/awp-conformance.yml\n");
     const [run, policy] = await Promise.all([
-      runCli(["run", "--clause", "provider/validate-config/accepts-valid-config", "--clause", "provider/validate-config/rejects-invalid-config", "--quiet"], { cwd: dir }),
+      // Picked by its name in the file: not a program on PATH (the checks before the run wait for the file).
+      runCli(["run", "reference-provider", "--clause", "provider/validate-config/accepts-valid-config", "--clause", "provider/validate-config/rejects-invalid-config", "--quiet"], { cwd: dir }),
       runCli(["policy-test", "policy-tests.yaml", PROVIDER, "--quiet"], { cwd: dir }),
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);

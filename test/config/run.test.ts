@@ -10,7 +10,11 @@ import { describe, expect, it } from "vitest";
 import { overlayFlags, flagGiven } from "../../src/config/apply.js";
 import { runWithConfig } from "../../src/config/run.js";
 import type { RunArgs } from "../../src/cli/run.js";
+import { locateCandidate } from "../../src/cli/candidate.js";
 import { useTempDirs } from "../integration/cli.js";
+
+/** What `node` is launched as: run looks a bare name up on PATH before the first launch. */
+const NODE = locateCandidate("node", process.env, process.cwd()).file;
 
 const temp = useTempDirs("awp-config-run-");
 
@@ -21,7 +25,7 @@ function flags(extra: Partial<RunArgs> = {}): RunArgs {
 /** A folder with a configuration of two candidates (and the files it names), and a subfolder to run from. */
 function project(): { dir: string; sub: string } {
   const dir = temp();
-  writeFileSync(join(dir, "provider.sh"), "#!/bin/sh\n");
+  writeFileSync(join(dir, "provider.sh"), "#!/bin/sh\n", { mode: 0o755 });
   writeFileSync(join(dir, "valid.json"), '{"a":1}');
   writeFileSync(join(dir, "awp-conformance.config.yaml"), [
     "candidates:",
@@ -59,7 +63,7 @@ describe("run with a configuration file", () => {
     expect(printed.join("")).toContain(`  prov: incomplete (exit 4) (${join(dir, "reports", "prov", "report.json")})\n  cli: not conformant (exit 1)`);
     expect(fake.calls.map((c) => [c.protocol, c.candidate, c.rest, c.out])).toEqual([
       ["provider", join(dir, "provider.sh"), ["--x"], join(dir, "reports", "prov")],
-      ["agent-cli", "node", ["cli.mjs"], join(dir, "reports", "cli")],
+      ["agent-cli", NODE, ["cli.mjs"], join(dir, "reports", "cli")],
     ]);
     expect(fake.calls[0]).toMatchObject({ configFile: join(dir, "valid.json"), budget: 300, reporter: ["json", "junit"] });
     expect(fake.calls[1]).toMatchObject({ env: ["A=1", "B=2"], reporter: ["json", "junit"] });
@@ -68,17 +72,18 @@ describe("run with a configuration file", () => {
   it("a name (run NAME or --candidate NAME) picks one, into <out>/ itself; flags given override its keys, --env adds by name", async () => {
     const { sub } = project();
     const fake = recorder();
-    const given = flags({ candidate: "cli", env: ["B=3", "C=4"], out: "/elsewhere", reporter: ["tap"], model: "m" });
+    const elsewhere = join(temp(), "elsewhere");
+    const given = flags({ candidate: "cli", env: ["B=3", "C=4"], out: elsewhere, reporter: ["tap"], model: "m" });
     expect(await runWithConfig(given, fake.run, { ...quiet, cwd: sub, argv: ["run", "cli", "--reporter", "tap"] })).toBe(0);
     expect(fake.calls).toHaveLength(1);
-    expect(fake.calls[0]).toMatchObject({ candidate: "node", rest: ["cli.mjs"], out: "/elsewhere", reporter: ["tap"], model: "m", env: ["A=1", "B=2", "B=3", "C=4"] });
+    expect(fake.calls[0]).toMatchObject({ candidate: NODE, rest: ["cli.mjs"], out: elsewhere, reporter: ["tap"], model: "m", env: ["A=1", "B=2", "B=3", "C=4"] });
   });
 
   it("--protocol keeps that protocol's candidates; one the file lacks is a usage error", async () => {
     const { sub } = project();
     const fake = recorder();
     await runWithConfig(flags({ protocol: "agent-cli" }), fake.run, { ...quiet, cwd: sub });
-    expect(fake.calls.map((c) => c.candidate)).toEqual(["node"]);
+    expect(fake.calls.map((c) => c.candidate)).toEqual([NODE]);
     const { dir: other } = project();
     writeFileSync(join(other, "awp-conformance.config.yaml"), "candidates:\n  - { name: a, protocol: agent-cli, command: [node] }\n");
     await expect(runWithConfig(flags({ protocol: "provider" }), fake.run, { ...quiet, cwd: other })).rejects.toThrow(/--protocol provider: .* has no provider candidate \(it has a\)/);
@@ -96,9 +101,20 @@ describe("run with a configuration file", () => {
     const { dir, sub } = project();
     const fake = recorder();
     await expect(runWithConfig(flags({ candidate: "prv" }), fake.run, { ...quiet, cwd: sub })).rejects.toThrow(/no candidate named "prv" in .* \(did you mean "prov"\?\)/);
+    writeFileSync(join(sub, "other"), "#!/bin/sh\n", { mode: 0o755 });
     await runWithConfig(flags({ candidate: "./other", protocol: "provider" }), fake.run, { ...quiet, cwd: sub });
-    expect(fake.calls[0]).toMatchObject({ candidate: "./other", protocol: "provider", reporter: ["json", "junit"], out: join(dir, "reports") });
+    expect(fake.calls[0]).toMatchObject({ candidate: join(sub, "other"), protocol: "provider", reporter: ["json", "junit"], out: join(dir, "reports") });
     expect(fake.calls[0]?.configFile).toBeUndefined();
+  });
+
+  it("every candidate's command, files and report folder are checked before the first one is launched", async () => {
+    const { dir, sub } = project();
+    writeFileSync(join(dir, "awp-conformance.config.yaml"), "candidates:\n  - { name: a, protocol: provider, command: [./provider.sh] }\n  - { name: b, protocol: agent-cli, command: [no-such-program-awp] }\n");
+    const fake = recorder();
+    await expect(runWithConfig(flags(), fake.run, { ...quiet, cwd: sub })).rejects.toThrow(/candidate no-such-program-awp was not found/);
+    writeFileSync(join(dir, "awp-conformance.config.yaml"), "candidates:\n  - { name: a, protocol: provider, command: [./provider.sh] }\nout: provider.sh/reports\n");
+    await expect(runWithConfig(flags(), fake.run, { ...quiet, cwd: sub })).rejects.toThrow(/provider\.sh/);
+    expect(fake.calls).toEqual([]);
   });
 
   it("--no-config, or no file up to the root, leaves the arguments as they were; --config FILE must exist", async () => {

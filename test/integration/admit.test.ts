@@ -10,7 +10,7 @@ const CONFIG = ["--config-file", "examples/reference-provider/valid-config.json"
 
 const RUNS = {
   supported: [REF, ...CONFIG, "--step", "tool.before:observe,block/on_error=block", "--step", "tool.after:observe@check", "--step", "tool.after:replace_result@redact/tools=bash"],
-  rejected: [REF, ...CONFIG, "--json", "--step", "tool.before:replace_result@check", "--step", "tool.after:block@check", "--step", "tool.during:observe", "--step", "tool.before:observe"],
+  rejected: [REF, ...CONFIG, "--json", "--step", "tool.before:replace_result@check", "--step", "tool.after:block@check", "--step", "session.start:observe", "--step", "tool.before:observe"],
   noConfig: [REF, "--step", "tool.before:block"],
   inadmissible: [FAKE, ...CONFIG, "--step", "tool.before:ask@approve", "--step", "tool.before:block@approve", "--", "--fault", "inadmissible-operation"],
   invalidDescribe: [FAKE, ...CONFIG, "--step", "tool.before:block", "--", "--fault", "operation-extra-field"],
@@ -35,7 +35,7 @@ describe("awp-conformance admit", () => {
     expect(code).toBe(0);
   });
 
-  it("rejects an undeclared effect, a block after execution and an unknown event with the exact reason (exit 1, --json)", () => {
+  it("rejects an undeclared effect, a block after execution and an event outside the tool events with the exact reason (exit 1, --json)", () => {
     const { code, stdout } = results.rejected;
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as AdmissionReport;
@@ -45,7 +45,7 @@ describe("awp-conformance admit", () => {
     expect(report.steps.map((s) => [s.step, s.admitted, s.reasons])).toEqual([
       ["tool.before:replace_result@check", false, ["replace_result is not admitted on tool.before (only observe, block)", "effect replace_result is not declared by operation check (it declares observe, block)"]],
       ["tool.after:block@check", false, ["block after execution (tool.after: block) is rejected: the call has already run"]],
-      ["tool.during:observe", false, ["unknown event tool.during: not one of the 16 event names, and the profile executes only tool.before and tool.after"]],
+      ["session.start:observe", false, ["enabled event session.start is outside the two tool events (tool.before, tool.after) the profile executes"]],
       ["tool.before:observe", true, []],
     ]);
   });

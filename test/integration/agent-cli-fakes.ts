@@ -115,7 +115,9 @@ function launchOf(c: AgentCliCase, dir: string): { args: string[]; env: Record<s
       const copy = join(dir, "agent-cli-fake-copy.mjs");
       writeFileSync(copy, `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(FAKE).href)};\n`);
       chmodSync(copy, 0o644);
-      return { args: [...ENV_FLAGS, copy, ...faultArgs], env: {} };
+      // Given on the command line, a file the kit cannot start is a usage error (exit 2, before any
+      // launch); configured as the Desktop would be (AWP_AGENT_CLI_*), it is this clause's finding.
+      return fromEnv(copy);
     }
     case "symlink": {
       const link = join(dir, "agent-cli-fake-link.mjs");

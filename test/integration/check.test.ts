@@ -84,7 +84,8 @@ describe("awp-conformance check", () => {
   });
 
   it("refuses a --clause pattern that matches no clause, naming it (exit 2, before reading a transcript)", async () => {
-    const result = await runCli(["check", "no-such-transcript.jsonl", "--clause", "agent-cli/nosuch"]);
+    // package.json is no transcript: read, it would be refused as one; the pattern is refused first.
+    const result = await runCli(["check", "package.json", "--clause", "agent-cli/nosuch"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("awp-conformance: --clause agent-cli/nosuch matches no clause of the agent-cli catalogue: `awp-conformance list --protocol agent-cli` lists the clause ids [usage]\n");
   });

@@ -26,7 +26,8 @@ export function admitCommand(y: Argv, setCode: (code: number) => void): Argv {
         .option("json", { type: "boolean", default: false, describe: "print the result as one JSON document instead of text" }),
     async (a) => {
       // Steps are read before anything runs: a malformed one is a usage error (exit 2).
-      const steps = (Array.isArray(a.step) ? a.step : [a.step]).map((s) => parseStep(String(s)));
+      const { checkStepNames } = await import("../step-names.js");
+      const steps = (Array.isArray(a.step) ? a.step : [a.step]).map((s) => checkStepNames(parseStep(String(s)), String(s)));
       if (steps.length === 0) throw new KitError("usage", `give at least one --step ${STEP_SYNTAX}`);
       const timeoutMs = a.timeout ?? DEFAULT_TIMEOUT_MS;
       if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new KitError("usage", "--timeout must be a positive integer");

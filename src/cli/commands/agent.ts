@@ -36,12 +36,12 @@ export function checkCommand(y: Argv, setCode: (code: number) => void): Argv {
     "judge recorded agent-cli transcripts (kit transcripts or plain stdout captures) with the same checks",
     (c) =>
       withReportOptions(c)
-        .positional("transcripts", { type: "string", array: true, demandOption: true })
+        .positional("transcripts", { type: "string", array: true, demandOption: true, describe: "recorded files: kit transcripts (.jsonl from record or a run) or plain stdout captures" })
         .option("mode", { type: "string", choices: ["awp-jsonl", "stream-json"], default: "stream-json", describe: "mode of plain stdout captures" })
-        .option("clause", { type: "string", array: true })
-        .option("skip", { type: "string", array: true })
+        .option("clause", { type: "string", array: true, describe: "only clauses matching PATTERN (* within a segment, ** across)" })
+        .option("skip", { type: "string", array: true, describe: "leave out clauses matching PATTERN" })
         .option("out", { type: "string", describe: "report folder (default: no files)" })
-        .option("reporter", { type: "string", array: true, default: ["console"] }),
+        .option("reporter", { type: "string", array: true, default: ["console"], describe: "console,json,junit,tap,markdown,html,badge (file reporters need --out)" }),
     async (a) => {
       // Checks, report building and the reporters load only for this command.
       const [{ judgeAgentRun }, { checkSelection, makeSelector }, { loadCatalogue }, { buildReport }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([
@@ -70,9 +70,14 @@ export function recordCommand(y: Argv): Argv {
     "record [candidate] [args..]",
     "run one agent-cli scenario live and save it as a golden transcript",
     (c) =>
-      withLaunchOptions(c.positional("candidate", { type: "string" }).positional("args", { type: "string", array: true }))
+      withLaunchOptions(
+        c
+          .positional("candidate", { type: "string", describe: "path to the agent CLI executable (a bare name is looked up on PATH)" })
+          .positional("args", { type: "string", array: true, describe: "arguments for the CLI (put -- before ones that start with a dash)" })
+          .option("protocol", { type: "string", choices: ["agent-cli", "provider"], describe: "which contract: record saves agent-cli scenarios only (agent-cli, the default; a provider's requests are saved by run --protocol provider)" }),
+      )
         .option("out", { type: "string", demandOption: true, describe: "transcript file to write (.jsonl)" })
-        .option("description", { type: "string" }),
+        .option("description", { type: "string", describe: "a line saying what the transcript shows, kept in its header" }),
     async (a) => {
       const [{ transcriptToJsonl }, { makeRedactor }, { recordAgentCliRun }, { runKeys }] = await Promise.all([
         import("../../core/agent-cli/golden.js"), import("../../core/report/redact.js"), import("../../runner/agent-cli/driver.js"), import("../../runner/agent-cli/suite.js"),
@@ -98,7 +103,7 @@ export function fixtureCommand(y: Argv): Argv {
     "run the deterministic fixtures alone on 127.0.0.1: the model (OpenAI chat completions and Anthropic Messages) and the managed-task control plane",
     (c) =>
       c
-        .option("port", { type: "number", default: 0 })
+        .option("port", { type: "number", default: 0, describe: "port of the model fixture on 127.0.0.1 (default: any free port)" })
         .option("token", { type: "string", describe: "API key the model fixture requires (default: none)" })
         .option("controlplane-port", { type: "number", default: 0, describe: "port of the control-plane fixture (default: any free port)" })
         .option("controlplane-token", { type: "string", describe: "key the control plane requires as Bearer (default: a fresh awp-cp-… key)" }),

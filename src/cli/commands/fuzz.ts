@@ -23,15 +23,15 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       withReportOptions(withFuzzOptions(
         withLaunchOptions(
           c
-            .positional("candidate", { type: "string" })
-            .positional("args", { type: "string", array: true })
-            .option("protocol", { type: "string", choices: ["provider", "agent-cli"], demandOption: true })
-            .option("config-json", { type: "string" })
-            .option("config-file", { type: "string" })
+            .positional("candidate", { type: "string", describe: "path to the candidate executable (a bare name is looked up on PATH)" })
+            .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
+            .option("protocol", { type: "string", choices: ["provider", "agent-cli"], demandOption: true, describe: "which contract to fuzz" })
+            .option("config-json", { type: "string", describe: "provider: the valid configuration, as JSON" })
+            .option("config-file", { type: "string", describe: "provider: file holding the valid configuration" })
             .option("budget", { type: "number", describe: "provider: budget_ms of generated invocations (default 5000)" })
             .option("timeout", { type: "number", describe: "provider: deadline of every call in ms" })
             .option("out", { type: "string", describe: "report folder (default reports/); replay files go to <out>/replays" })
-            .option("reporter", { type: "string", array: true, default: ["console", "json"] }),
+            .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (as for run)" }),
         ),
       )),
     async (a) => {
@@ -69,9 +69,9 @@ export function replayCommand(y: Argv, setCode: (code: number) => void): Argv {
     "rerun exactly one saved fuzz case; prints FIXED or STILL FAILING. Give the candidate to replay against; the command recorded in the file runs only with --yes (or after a y on a terminal)",
     (c) =>
       c
-        .positional("file", { type: "string", demandOption: true })
-        .positional("candidate", { type: "string" })
-        .positional("args", { type: "string", array: true })
+        .positional("file", { type: "string", demandOption: true, describe: "a replay file (<out>/replays/*.json of a fuzz run)" })
+        .positional("candidate", { type: "string", describe: "the candidate to replay against (default: the command the file names, with --yes)" })
+        .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
         .option("yes", { type: "boolean", default: false, describe: "run the command (and environment values) the replay file names without asking: only for files you trust" }),
     async (a) => {
       const [{ readReplay }, { consentedArgv, replayCase }, { terminalConsent }] = await Promise.all([import("../../fuzz/replay.js"), import("../../fuzz/replay-run.js"), import("../confirm.js")]);

@@ -25,7 +25,7 @@ export function digestCommand(y: Argv): Argv {
     "digest <request>",
     "print the input_digest of an invoke request file (- for stdin)",
     (c) =>
-      c.positional("request", { type: "string", demandOption: true }).option("dialect", {
+      c.positional("request", { type: "string", demandOption: true, describe: "an invoke request file, or - for stdin" }).option("dialect", {
         type: "string",
         choices: [...ids, "all"],
         default: DEFAULT_DIGEST_DIALECT,

@@ -9,8 +9,8 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
     "re-render a saved report.json (console, json, junit, tap, markdown, html, badge)",
     (c) =>
       withReportOptions(c)
-        .positional("file", { type: "string", demandOption: true })
-        .option("format", { type: "string", array: true, default: ["console"], describe: "one or more reporters" })
+        .positional("file", { type: "string", demandOption: true, describe: "a report.json written by run, fuzz, policy-test or merge" })
+        .option("format", { alias: "reporter", type: "string", array: true, default: ["console"], describe: "one or more reporters: console, json, junit, tap, markdown, html, badge (--reporter is the same option, as in run)" })
         .option("out", { type: "string", describe: "folder for file reporters (default: the report's folder)" }),
     async (a) => {
       const [{ parseSavedReport, readInputFile }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([import("../../core/inputs/index.js"), import("../../core/report/judge.js"), import("../output.js")]);

@@ -8,6 +8,7 @@
  * pattern is matched by one pass over its tokens, O(pattern length × id length).
  */
 import { KitError } from "../errors.js";
+import { closest } from "../nearest.js";
 
 /** A compiled pattern; a RegExp has the same shape, so both can be given to matchesAny. */
 export interface ClausePattern {
@@ -170,7 +171,14 @@ export function unmatchedPatterns(selection: Selection, ids: readonly string[]):
 export function checkSelection(selection: Selection, ids: readonly string[], of: string, listing: readonly string[]): void {
   const unmatched = unmatchedPatterns(selection, ids);
   if (unmatched.length === 0) return;
+  // A typo gets the nearest clause id, or the nearest area (an id's leading segments).
+  const near = [...new Set(ids.flatMap((id) => id.split("/").map((_, i, parts) => parts.slice(0, i + 1).join("/"))))];
+  const hints = unmatched.flatMap((flagged) => {
+    const best = closest(flagged.slice(flagged.indexOf(" ") + 1), near, 6);
+    return best === undefined ? [] : [unmatched.length === 1 ? best : `${best} for ${flagged}`];
+  });
+  const hint = hints.length === 0 ? "" : ` (did you mean ${hints.join(", ")}?)`;
   const commands = listing.map((command) => `\`${command}\``);
   const lists = commands.length === 1 ? `${commands[0]} lists` : `${commands.join(" and ")} list`;
-  throw new KitError("usage", `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no clause of ${of}: ${lists} the clause ids`);
+  throw new KitError("usage", `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no clause of ${of}${hint}: ${lists} the clause ids`);
 }

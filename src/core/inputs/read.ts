@@ -7,7 +7,8 @@ export function inputError(file: string, what: string, code: KitErrorCode = "usa
   return new KitError(code, `${file}: ${what}`);
 }
 
-function nodeKind(stats: Stats): string {
+/** What a path that is not a regular file is ("a directory", "a FIFO (named pipe)"...). */
+export function nodeKind(stats: Stats): string {
   if (stats.isDirectory()) return "a directory";
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isCharacterDevice()) return "a character device";
@@ -26,7 +27,8 @@ const FS_ERRORS: Record<string, string> = {
   EISDIR: "is a directory, not a regular file",
 };
 
-function describeFsError(error: unknown): string {
+/** Why a path cannot be read, in words ("no such file"). */
+export function describeFsError(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return (e.code !== undefined ? FS_ERRORS[e.code] : undefined) ?? `cannot be read (${e.code ?? e.message})`;
 }
