@@ -68,7 +68,7 @@ export function checkApplicable(command: string, argv: Argv, rules: readonly Opt
   const needs = COMMAND_NEEDS[command];
   const named = typeof argv.protocol === "string" ? (argv.protocol as Protocol) : undefined;
   if (needs?.protocol !== undefined && named !== undefined && named !== needs.protocol) {
-    throw new KitError("usage", `--protocol ${named}: ${command} checks ${protocolName(needs.protocol)} only (--protocol ${needs.protocol})${command === "record" ? "; a provider's calls are saved by run --protocol provider, in <out>/requests" : ""}`);
+    throw new KitError("usage", `--protocol ${named}: ${command} checks ${protocolName(needs.protocol)} only (--protocol ${needs.protocol})${command === "record" ? "; run --protocol provider saves the requests behind a provider's failures in <out>/requests, each with the command that replays it" : ""}`);
   }
   const protocol = named ?? needs?.protocol;
   for (const rule of rules) {

@@ -74,7 +74,7 @@ export function recordCommand(y: Argv): Argv {
         c
           .positional("candidate", { type: "string", describe: "path to the agent CLI executable (a bare name is looked up on PATH)" })
           .positional("args", { type: "string", array: true, describe: "arguments for the CLI (put -- before ones that start with a dash)" })
-          .option("protocol", { type: "string", choices: ["agent-cli", "provider"], describe: "which contract: record saves agent-cli scenarios only (agent-cli, the default; a provider's requests are saved by run --protocol provider)" }),
+          .option("protocol", { type: "string", choices: ["agent-cli", "provider"], describe: "which contract: record saves agent-cli scenarios only (agent-cli, the default; run --protocol provider saves the requests behind a provider's failures)" }),
       )
         .option("out", { type: "string", demandOption: true, describe: "transcript file to write (.jsonl)" })
         .option("description", { type: "string", describe: "a line saying what the transcript shows, kept in its header" }),

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { REPORTER_NAMES } from "../../reporters/registry.js";
 import { colorWanted, list } from "../args.js";
 import { outputArgs, reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
 
@@ -10,7 +11,7 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
     (c) =>
       withReportOptions(c)
         .positional("file", { type: "string", demandOption: true, describe: "a report.json written by run, fuzz, policy-test or merge" })
-        .option("format", { alias: "reporter", type: "string", array: true, default: ["console"], describe: "one or more reporters: console, json, junit, tap, markdown, html, badge (--reporter is the same option, as in run)" })
+        .option("format", { alias: "reporter", type: "string", array: true, default: ["console"], describe: `one or more reporters: ${REPORTER_NAMES.join(", ")} (--reporter is the same option, as in run)` })
         .option("out", { type: "string", describe: "folder for file reporters (default: the report's folder)" }),
     async (a) => {
       const [{ parseSavedReport, readInputFile }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([import("../../core/inputs/index.js"), import("../../core/report/judge.js"), import("../output.js")]);
