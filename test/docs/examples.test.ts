@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anchorsOf, blocksOf, isShell, linksOf, projectBlocks, shellMistakes, type Block } from "./blocks.js";
+import { expectBundledRun } from "./bundled-run.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KIT = join(ROOT, "dist/src/cli/main.js");
@@ -166,6 +167,7 @@ describe("the examples of README.md and docs/*.md", () => {
     it.concurrent(`runs the runnable blocks of ${lane.join(", ")} (${steps.filter((b) => b.runnable).length})`, async () => {
       const failures: string[] = [];
       const dirs = new Map<string, string>();
+      let headline: string | undefined;
       for (const block of steps) {
         let dir = dirs.get(block.file);
         if (dir === undefined) {
@@ -178,11 +180,19 @@ describe("the examples of README.md and docs/*.md", () => {
           continue;
         }
         const outcome = await bash(block.body, dir, env, BLOCK_MS);
+        if (block.file === "README.md" && block.body.startsWith("npx awp-conformance run ") && headline === undefined) headline = outcome.output;
         const tail = outcome.output.slice(-4000);
         if (outcome.timedOut) failures.push(`${where(block)} ran past ${BLOCK_MS} ms:\n${tail}`);
         else if (outcome.code !== 0) failures.push(`${where(block)} failed (exit ${outcome.code}):\n${tail}`);
       }
       expect(failures).toEqual([]);
+      // The README's first command runs every bundled example: the kit's own test of that run
+      // (it would otherwise run the same suites a second time).
+      const readme = dirs.get("README.md");
+      if (readme !== undefined) {
+        expect(headline, "README.md runs `npx awp-conformance run` as written").toBeDefined();
+        expectBundledRun(headline ?? "", join(readme, "reports"));
+      }
     }, steps.length * BLOCK_MS + 10_000);
   }
 });

@@ -1,5 +1,4 @@
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
 import type { RunReport } from "../../src/core/report/types.js";
@@ -43,19 +42,9 @@ describe.concurrent("agent-cli reference and the fake without a fault", () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("the bundled reference passes every clause in both modes", async () => {
-    // No candidate: the kit runs its bundled reference in both modes, one report folder each
-    // (--clause agent-cli: the bundled agent CLI only; --protocol would ask for a candidate).
-    const run = await limit(() => runKit(LOADED_SHUTDOWN, {}, (out) => join(out, "reference-agent-cli-awp-jsonl"), ["--clause", "agent-cli"]));
-    dirs.push(run.out);
-    // The reports first, so a failure names its clause.
-    expect(run.report.candidate.bundled).toBe("reference-agent-cli-awp-jsonl");
-    expectConformant(run.report, run.text, "awp-jsonl");
-    expect(run.report.options).toMatchObject({ shutdownTimeoutMs: 3000 });
-    const text = readFileSync(join(run.out, "reference-agent-cli-stream-json", "report.json"), "utf8");
-    expectConformant(JSON.parse(text) as RunReport, text, "stream-json");
-    expect(run.code).toBe(0);
-  }, TEST_TIMEOUT_MS);
+  // The bundled reference in both modes, run with no candidate: the README's first command, run
+  // and judged by test/docs/examples.test.ts (test/docs/bundled-run.ts).
+
 
   for (const mode of MODES) {
     it(`the fake without --fault passes every clause like the reference (${mode})`, async () => {

@@ -3,8 +3,6 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/core/clauses/catalogue.js";
-import { kitVersion } from "../../src/core/paths.js";
-import { kitSchema } from "../../src/core/schema.js";
 import { readReport, ROOT, runCli, useTempDirs } from "./cli.js";
 
 const REFERENCE = join(ROOT, "examples/reference-provider/provider.mjs");
@@ -110,25 +108,8 @@ describe("awp-conformance run without a candidate", () => {
     expect(result.stderr).toMatch(/no candidate given: --config-json, --budget and --env configure a candidate/);
   });
 
-  it("runs the bundled examples of the selected protocol, all conformant, each report saying it is the bundled example", async () => {
-    // The bundled agent CLI runs are asserted in agent-cli-launch.test.ts; --clause provider leaves them out.
-    const out = temp();
-    const total = loadCatalogue("provider").length;
-    const result = await runCli(["run", "--clause", "provider", "--reporter", "console,json,junit", "--out", out]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`awp-conformance ${kitVersion()} · bundled example reference-provider · provider · `);
-    expect(result.stdout).toMatch(new RegExp(`^${total} clauses: ${total} passed, 0 failed — conformant$`, "m"));
-    expect(result.stdout).toMatch(/^Bundled examples:\n {2}reference-provider: /m);
-    expect(existsSync(join(out, "reference-agent-cli-awp-jsonl"))).toBe(false);
-    expect(readFileSync(join(out, "reference-provider", "report.xml"), "utf8")).toContain('<testsuites name="awp-conformance: bundled example reference-provider provider"');
-    expect(result.stdout).toMatch(/^digest dialect: accepts ryu and zmij; invocations bound in ryu$/m);
-    const report = readReport(join(out, "reference-provider"));
-    const validate = kitSchema("report.schema.json");
-    expect(validate(report)).toBe(true);
-    expect(report.summary).toMatchObject({ total, passed: total, failed: 0, skipped: 0, incomplete: [], verdict: "conformant" });
-    expect(report.digestDialect).toEqual({ bound: "ryu", accepted: ["ryu", "zmij"] });
-    expect(report.candidate).toEqual({ argv: [REFERENCE], bundled: "reference-provider" });
-  });
+  // The run of every bundled example (all conformant, each report saying so) is the README's first
+  // command: test/docs/examples.test.ts runs it as written and judges its reports (test/docs/bundled-run.ts).
 });
 
 describe("awp-conformance run", () => {
