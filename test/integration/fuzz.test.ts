@@ -132,10 +132,11 @@ describe("awp-conformance fuzz --protocol agent-cli", () => {
   it("ends each session of a CLI that floods stdout at --output-budget, and passes no fuzzed clause on sessions it did not judge", async () => {
     const out = temp();
     const flood = join(ROOT, "bench/fixtures/agent-cli-flood.mjs");
-    // Lines of 256 KiB: the budget is passed within four writes of the launch, before a session's
-    // turns can end (with 1 KiB lines a loaded machine read so little before the turns ended that
-    // no session passed the budget, and the clauses passed, rightly, on sessions judged whole).
-    const result = await runCli(["fuzz", "--protocol", "agent-cli", "--fuzz-runs", "2", "--seed", "3", "--output-budget", "1", "--env", "AWP_FLOOD_LINE_BYTES=262144", "--out", out, "--reporter", "json", flood]);
+    // Lines of 2 MiB: the flood's first write passes the 1 MiB budget before any turn is answered,
+    // so every session is cut. With smaller lines a short session could end first and be judged
+    // whole (on a loaded machine the kit read less before the turns ended), and the flood's exit
+    // on the shutdown line could cut its last line: a failure of its own, before the cut session.
+    const result = await runCli(["fuzz", "--protocol", "agent-cli", "--fuzz-runs", "2", "--seed", "3", "--output-budget", "1", "--env", "AWP_FLOOD_LINE_BYTES=2097152", "--out", out, "--reporter", "json", flood]);
     const report = readReport(out);
     // What a session broke before the kit ended it may stand as a failure; nothing passes.
     expect(report.clauses.filter((c) => c.status === "pass")).toEqual([]);
