@@ -4,6 +4,9 @@ import { KitError } from "../core/errors.js";
 import { formatBytes, INPUT_LIMITS, type InputKind } from "../core/inputs/limits.js";
 import { readInputFile } from "../core/inputs/read.js";
 
+/** An option's flag name from its camelCase key (yargs' second spelling): invalidConfigFile is invalid-config-file. */
+export const kebabCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 /** Repeated and comma-separated option values as one flat list. */
 export const list = (value: unknown): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter((v) => v !== "");

@@ -7,7 +7,7 @@ import yargs, { type Argv } from "yargs";
 import { KitError } from "../core/errors.js";
 import { didYouMean } from "../core/nearest.js";
 import { kitVersion } from "../core/paths.js";
-import { oneValueEach } from "./args.js";
+import { kebabCase, oneValueEach } from "./args.js";
 import { walkCommands, type CommandDefiner } from "./command-walk.js";
 import { admitCommand } from "./commands/admit.js";
 import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js";
@@ -60,8 +60,7 @@ export function explainUnknown(message: string, argv: readonly string[]): string
   if (match === null) return undefined;
   const listed = (match[1] ?? "").split(", ");
   // yargs lists a flag twice (kebab-case and camelCase); --no-x as x.
-  const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  const unknown = listed.filter((name) => name === kebab(name) || !listed.includes(kebab(name)));
+  const unknown = listed.filter((name) => name === kebabCase(name) || !listed.includes(kebabCase(name)));
   const command = argv.find((a) => !a.startsWith("-"));
   const first = unknown[0] ?? "";
   if (command !== undefined && first === command && !COMMAND_NAMES.includes(command)) {

@@ -11,6 +11,7 @@ import { KitError } from "../core/errors.js";
 import { interrupted } from "../core/interrupt.js";
 import { worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { candidateOptionsGiven } from "../cli/bundled.js";
+import { kebabCase } from "../cli/args.js";
 import { preflight } from "../cli/preflight.js";
 import type { RunArgs } from "../cli/run.js";
 import { candidateArgs, flagGiven, overlayFlags } from "./apply.js";
@@ -49,7 +50,7 @@ const NOT_OPTIONS = new Set(["rest", "color", "bundled"]);
  */
 export function preflightRun(args: RunArgs, cwd: string): RunArgs {
   const argv: Record<string, unknown> = { "--": [] };
-  for (const [key, value] of Object.entries(args)) if (!NOT_OPTIONS.has(key)) argv[key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)] = value;
+  for (const [key, value] of Object.entries(args)) if (!NOT_OPTIONS.has(key)) argv[kebabCase(key)] = value;
   preflight("run", argv, { cwd });
   return { ...args, ...(typeof argv.candidate === "string" ? { candidate: argv.candidate } : {}) };
 }
