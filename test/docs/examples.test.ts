@@ -17,7 +17,7 @@
  * the docs make a dozen calls. This test uses bash; the kit never does.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,9 +150,17 @@ describe("the examples of README.md and docs/*.md", () => {
     expect(readme[0]?.line).toBeLessThan(25);
   });
 
-  it("`npx awp-conformance` runs the built kit from the repository root", async () => {
-    // From the root itself: npm's first call in a folder it has not seen costs it seconds.
-    const real = await bash("npx awp-conformance --version", ROOT, { ...process.env, PATH: env.AWP_DOC_REAL_PATH }, 60_000);
+  it("`npx awp-conformance` runs the built kit from the repository root, and its first call there does not rebuild it", async () => {
+    // From the root itself, with an npm cache of its own: as on a fresh clone, npm has not seen this
+    // folder, links it into its npx cache and runs `prepare` in it. A rebuild there would empty dist/
+    // under every test running the kit at that moment (scripts/prepare.mjs leaves a built kit alone).
+    const cache = mkdtempSync(join(tmpdir(), "awp-doc-npm-cache-"));
+    scratches.push(cache);
+    const main = join(ROOT, "dist", "src", "cli", "main.js");
+    const before = statSync(main);
+    const real = await bash("npx awp-conformance --version", ROOT, { ...process.env, PATH: env.AWP_DOC_REAL_PATH, npm_config_cache: cache }, 60_000);
+    expect(statSync(main).mtimeMs, "npx rebuilt dist/").toBe(before.mtimeMs);
+    expect(statSync(main).ino).toBe(before.ino);
     const shim = await bash("npx awp-conformance --version", ROOT, env, 10_000);
     expect(real.code, real.output).toBe(0);
     expect(real.output.trim()).toMatch(/^\d+\.\d+\.\d+$/);
