@@ -55,6 +55,36 @@ export function preflightRun(args: RunArgs, cwd: string): RunArgs {
   return { ...args, ...(typeof argv.candidate === "string" ? { candidate: argv.candidate } : {}) };
 }
 
+/**
+ * A candidate of the file as run arguments: its keys, the flags over them (`flags.out` is its
+ * report folder), checked by run's pre-flight. `run` and `matrix` both plan candidates so.
+ */
+export function configCandidateArgs(candidate: ConfigCandidate, config: KitConfig, flags: RunArgs & { out: string }, reporterGiven: boolean, cwd: string): RunArgs {
+  return preflightRun(overlayFlags(candidateArgs(candidate, config, flags.out), flags, reporterGiven), cwd);
+}
+
+/**
+ * Runs `each` on the items one after another (jobs 1) or `jobs` at a time, in order of start;
+ * once the kit is interrupted, no item is started (those running finish). Resolves when all
+ * started ones have; the first error thrown is thrown after them.
+ */
+export async function runEach<T>(items: readonly T[], jobs: number, each: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && interrupted() === undefined && failed === undefined) {
+      const index = next++;
+      try {
+        await each(items[index] as T, index);
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+  if (failed !== undefined) throw failed.error;
+}
+
 const EXIT_MEANING: Readonly<Record<VerdictExitCode, string>> = { 0: "conformant", 1: "not conformant (exit 1)", 4: "incomplete (exit 4)" };
 
 /** The file's candidates the command line picks. */
@@ -108,17 +138,16 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   // Every candidate's mistakes are found before the first one is launched.
   const planned = chosen.map((candidate) => {
     const out = chosen.length > 1 ? join(outRoot, candidate.name) : outRoot;
-    return { candidate, out, args: preflightRun(overlayFlags(candidateArgs(candidate, config, out), { ...picked, out }, reporterGiven), cwd) };
+    return { candidate, out, args: configCandidateArgs(candidate, config, { ...picked, out }, reporterGiven, cwd) };
   });
   let worst: VerdictExitCode = 0;
   const lines: string[] = [];
-  for (const { candidate, out, args } of planned) {
-    if (interrupted() !== undefined) break;
+  await runEach(planned, 1, async ({ candidate, out, args }) => {
     say(`awp-conformance: candidate ${candidate.name} (${candidate.protocol}) of ${config.file}`);
     const code = (await run(args)) as VerdictExitCode;
     lines.push(`${candidate.name}: ${EXIT_MEANING[code] ?? `exit ${code}`} (${join(out, "report.json")})`);
     worst = worseExitCode(worst, code);
-  }
+  });
   if (chosen.length > 1) (options.print ?? ((text: string) => process.stdout.write(text)))(`\nCandidates of ${config.file}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
   return worst;
 }
