@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { HTML_STYLE } from "./html-style.js";
 
 /**
  * The page's one script: static, hashed into the Content-Security-Policy. It reads only
@@ -81,13 +80,16 @@ function sha256(text: string): string {
 /**
  * Nothing may load (no fonts, images, frames, connections, form posts or base URL); the one
  * style element and the one script run because their hashes are listed, an injected one
- * would not. Links still work: navigation is not a fetch.
+ * would not. Links still work: navigation is not a fetch. Every page the kit writes (the run
+ * report, the matrix) takes its policy from here, with its own style and script.
  */
-export const HTML_CSP = [
-  "default-src 'none'",
-  `style-src ${sha256(HTML_STYLE)}`,
-  `script-src ${sha256(HTML_SCRIPT)}`,
-  "img-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join("; ");
+export function contentSecurityPolicy(style: string, script: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${sha256(style)}`,
+    `script-src ${sha256(script)}`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
