@@ -15,6 +15,7 @@ import { parse as parseYaml } from "yaml";
 import { configYaml } from "../../src/config/templates.js";
 import { sha256 } from "../../src/core/clauses/snapshot.js";
 import { buildReport } from "../../src/core/report/build.js";
+import { buildMatrix } from "../../src/core/report/matrix.js";
 import { newKitAjv, precompiledValidator } from "../../src/core/schema.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -36,6 +37,11 @@ const KNOWN_VALID: Record<string, () => unknown[]> = {
   "report.schema.json": () => [
     JSON.parse(JSON.stringify(buildReport({ protocol: "provider", argv: ["./p"], startedAt: new Date(0), endedAt: new Date(1000), options: {}, selection: { clause: [], skip: [] }, results: [], deselected: 0, notes: ["a note"], secrets: [] }))) as unknown,
   ],
+  "matrix.schema.json": () => {
+    const report = buildReport({ protocol: "provider", argv: ["./p"], startedAt: new Date(0), endedAt: new Date(1000), options: {}, selection: { clause: [], skip: [] }, results: [], deselected: 0, notes: [], secrets: [] });
+    const inputs = [{ name: "p", dir: "p", protocol: "provider" as const, origin: "report" as const, report }, { name: "q", dir: "q", protocol: "provider" as const, origin: "run" as const, failure: "did not run" }];
+    return [JSON.parse(JSON.stringify(buildMatrix(inputs, { name: "awp-conformance", version: "0.0.0" }))) as unknown];
+  },
 };
 
 /** Documents to judge: known valid ones and ones generated from the schema, and each broken a few ways. */
