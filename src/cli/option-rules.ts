@@ -99,6 +99,10 @@ export const COMMAND_NEEDS: Readonly<Record<string, CommandNeeds>> = {
   check: { inputs: [{ key: "transcripts", label: "transcript", kind: "file", take: "all" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" }, protocol: "agent-cli" },
   "check-launch": { inputs: [{ key: "record", label: "record file", kind: "file" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },
   report: { inputs: [{ key: "file", label: "report file", kind: "file" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },
+  matrix: {
+    inputs: [file("config"), ...PROVIDER_CONFIG, file("invalid-config-file"), { key: "reports", label: "report file", kind: "file or folder", take: "all" }],
+    out: { key: "out", kind: "folder", default: "reports/matrix" },
+  },
   merge: { inputs: [{ key: "dirs", label: "shard report", kind: "file or folder", take: "all" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder", default: "reports" } },
   digest: { inputs: [{ key: "request", label: "request file", kind: "file", stdin: ["-", ""] }] },
 };
