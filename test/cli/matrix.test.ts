@@ -174,3 +174,17 @@ describe("matrix: the configuration file's candidates", () => {
     await expect(matrix({ config: undefined, candidates: ["prv"] }, dir)).rejects.toThrow(/has no candidate of that name \(did you mean/);
   });
 });
+
+describe("matrix: pre-flight (option-rules.ts), before the command starts", () => {
+  it("checks the report files, the shared input files and the --out folder, and options of the other protocol", async () => {
+    const { preflight } = await import("../../src/cli/preflight.js");
+    const dir = temp();
+    writeFileSync(join(dir, "file"), "x");
+    expect(() => preflight("matrix", { reports: [join(dir, "missing.json")] }, { cwd: dir })).toThrow(/report file .*missing\.json/);
+    expect(() => preflight("matrix", { "config-file": join(dir, "nope.json") }, { cwd: dir })).toThrow(/--config-file .*nope\.json/);
+    expect(() => preflight("matrix", { out: join(dir, "file", "m") }, { cwd: dir })).toThrow(/--out .*cannot write reports there/);
+    expect(() => preflight("matrix", { protocol: "agent-cli", budget: 10 }, { cwd: dir })).toThrow(/--budget applies to --protocol provider only/);
+    preflight("matrix", { out: join(dir, "fresh"), reports: [join(dir, "file")] }, { cwd: dir });
+    expect(existsSync(join(dir, "fresh"))).toBe(true);
+  });
+});
