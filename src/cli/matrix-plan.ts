@@ -3,8 +3,8 @@
  * configuration file's candidates (config/run.ts plans them as `run` does), candidates given as
  * --candidate NAME=PATH, each with its own program arguments (--candidate-arg NAME=ARG) and its
  * own run options (--candidate-option NAME=OPTION, read by run's own option parser, so an option
- * means the same in both commands). The matrix's shared options apply to every candidate; a
- * candidate's own replace them. Every candidate goes through run's pre-flight.
+ * means the same in both commands). The matrix's shared options, and --candidate-option *=OPTION,
+ * apply to every candidate; a candidate's own replace them. Every candidate goes through run's pre-flight.
  */
 import { join } from "node:path";
 import yargs from "yargs";
@@ -63,7 +63,7 @@ function perName(flag: string, values: readonly string[], names: readonly string
   for (const raw of values) {
     const part = split(raw);
     if (part === undefined) throw new KitError("usage", `${flag} ${raw}: give NAME=VALUE, NAME being a candidate's name`);
-    if (!names.includes(part.name)) throw new KitError("usage", `${flag} ${raw}: no candidate named "${part.name}"${didYouMean(part.name, names)} (the candidates: ${names.join(", ") || "none"})`);
+    if (!names.includes(part.name)) throw new KitError("usage", `${flag} ${raw}: no candidate named "${part.name}"${didYouMean(part.name, names)} (the candidates: ${names.filter((n) => n !== "*").join(", ") || "none"})`);
     by.set(part.name, [...(by.get(part.name) ?? []), part.value]);
   }
   return by;
@@ -142,12 +142,14 @@ export async function planCandidates(input: PlanInput): Promise<PlannedCandidate
   const { list, config } = await wanted(input);
   const names = list.map((w) => w.name);
   const programArgs = perName("--candidate-arg", input.candidateArgs, names);
-  const options = perName("--candidate-option", input.candidateOptions, names);
+  // --candidate-option '*=OPTION': a run option for every candidate (one the matrix does not take itself).
+  const options = perName("--candidate-option", input.candidateOptions, [...names, "*"]);
+  const forAll = overlayFlags(input.shared, parseCandidateOptions("*", options.get("*") ?? []), false);
   return list.map((w) => {
     const own = parseCandidateOptions(w.name, options.get(w.name) ?? []);
     const out = join(input.out, w.name);
     // The matrix's options, then the candidate's own over them; the formats are the matrix's.
-    const flags = { ...overlayFlags(input.shared, own, false), out, reporter: [...CANDIDATE_REPORTERS], color: false, ...(input.quiet ? { quiet: true } : {}) };
+    const flags = { ...overlayFlags(forAll, own, false), out, reporter: [...CANDIDATE_REPORTERS], color: false, ...(input.quiet ? { quiet: true } : {}) };
     const extra = programArgs.get(w.name) ?? [];
     let args: RunArgs;
     if (w.config !== undefined) {

@@ -71,6 +71,11 @@ describe("matrix: candidates given on the command line", () => {
     for (const file of ["matrix.html", "matrix.md", "matrix.json"]) expect(existsSync(join(out, file))).toBe(true);
   });
 
+  it("takes any run option for every candidate as --candidate-option '*=OPTION', under each candidate's own", async () => {
+    await matrix({ candidates: [`a=${REFERENCE}`, `b=${REFERENCE}`], candidateOptions: ["*=--budget=700", "*=--budget-slack=50", "b=--budget=800"], shared: { protocol: "provider", budget: 100 } });
+    expect(calls.map((c) => [c.budget, c.budgetSlack])).toEqual([[700, 50], [800, 50]]);
+  });
+
   it("runs --jobs candidates at a time, the columns in the order given", async () => {
     const { json } = await matrix({ candidates: ["a", "b", "c", "d"].map((n) => `${n}=${REFERENCE}`), jobs: 2, shared: { protocol: "provider" } });
     expect(most).toBe(2);

@@ -17,8 +17,9 @@ const EPILOG = [
   "                           files are given and --config is not",
   "  REPORT...                saved report.json files (or their folders),",
   "                           each named after its folder",
-  "Options given once (--protocol, --clause, --timeout...) apply to every",
-  "candidate; a candidate's --candidate-option replaces them.",
+  "Options given once (--protocol, --clause, --timeout...) and any run option",
+  "given as --candidate-option '*=OPTION' apply to every candidate; a",
+  "candidate's own --candidate-option NAME=OPTION replaces them.",
   "",
   "Written to --out: matrix.html (self-contained, publish the folder as it is),",
   "matrix.md, matrix.json (schemas/matrix.schema.json), and per implementation",
@@ -54,7 +55,7 @@ export function matrixCommand(y: Argv, setCode: (code: number) => void): Argv {
           .positional("reports", { type: "string", array: true, describe: "saved report.json files (or report folders), e.g. reports/*/report.json" })
           .option("candidate", { type: "string", array: true, describe: "NAME=PATH: a candidate to run (repeat for each); NAME alone: the configuration file's candidate" })
           .option("candidate-arg", { type: "string", array: true, describe: "NAME=ARG: an argument for that candidate's program (repeat, in order; ARG may start with a dash)" })
-          .option("candidate-option", { type: "string", array: true, describe: "NAME=OPTION: a run option for that candidate only, as run takes it (--config-file=FILE, --mode=stream-json, --protocol=provider...); repeat" })
+          .option("candidate-option", { type: "string", array: true, describe: "NAME=OPTION: a run option for that candidate only, as run takes it (--config-file=FILE, --mode=stream-json, --protocol=provider...); *=OPTION: for every candidate (any option of run); repeat" })
           .option("out", { type: "string", describe: "folder for the matrix and each implementation's folder (default reports/matrix/)" })
           .option("jobs", { type: "number", describe: "candidates run at a time (default 1; progress lines are off above 1). A candidate's own --jobs is --candidate-option NAME=--jobs=N" })
           .option("protocol", { type: "string", choices: ["provider", "agent-cli"], describe: "every candidate given by path checks this contract; with the configuration file, keeps its candidates of this protocol" })
