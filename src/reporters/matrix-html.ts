@@ -6,6 +6,7 @@
  * gives it). Readable without script; the script adds the level, area and disagreement filters.
  */
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, MatrixRollup, MatrixRow, MatrixSection, StatusCounts } from "../core/report/matrix.js";
+import { ROLLUP_STATUSES } from "../core/report/matrix.js";
 import { badge, KINDS, LEVELS, type RowKind } from "./html-clauses.js";
 import { escapeAttr, escapeNumber, escapeText, safeHref } from "./html-escape.js";
 import { verdictLabel } from "./html-header.js";
@@ -64,7 +65,7 @@ function matrixTable(section: MatrixSection): string {
 
 /** "12 pass · 1 fail · 3 skip": the statuses a column has in a roll-up, the empty ones left out. */
 export function countsText(counts: StatusCounts): string {
-  const parts = (Object.keys(STATUS_LABEL) as CellStatus[]).filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${STATUS_LABEL[s]}`);
+  const parts = ROLLUP_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s === "warning" ? "warning" : STATUS_LABEL[s]}`);
   return parts.length === 0 ? "—" : parts.join(" · ");
 }
 

@@ -5,6 +5,7 @@
  * the same reports give the same text. Every report string is escaped (markdown.ts).
  */
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, MatrixRollup, MatrixRow, MatrixSection, StatusCounts } from "../core/report/matrix.js";
+import { ROLLUP_STATUSES } from "../core/report/matrix.js";
 import { verdictLabel } from "./html-header.js";
 import { STATUS_LABEL } from "./matrix-html.js";
 import { escapeMarkdown } from "./markdown.js";
@@ -54,7 +55,7 @@ function clauseTable(rows: readonly MatrixRow[], columns: readonly MatrixColumn[
 
 /** "58✅ 1❌ 3➖": a column's counts in a roll-up, the empty ones left out. */
 function compact(counts: StatusCounts): string {
-  const parts = (Object.keys(counts) as CellStatus[]).filter((s) => counts[s] > 0).map((s) => `${counts[s]}${SYMBOLS[s]}`);
+  const parts = ROLLUP_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]}${SYMBOLS[s]}`);
   return parts.length === 0 ? "—" : parts.join(" ");
 }
 

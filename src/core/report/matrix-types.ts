@@ -55,7 +55,10 @@ export interface MatrixRow {
 }
 
 /** How many rows of each status one column has. */
-export type StatusCounts = Record<CellStatus, number>;
+/** What a roll-up counts: the cell statuses, with a failure its run does not count (warning) apart from fail. */
+export type RollupStatus = CellStatus | "warning";
+
+export type StatusCounts = Record<RollupStatus, number>;
 
 /** A roll-up: an area's or a level's rows, how many disagree, and each column's counts. */
 export interface MatrixRollup {

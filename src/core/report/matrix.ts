@@ -7,7 +7,7 @@
 import { loadCatalogue } from "../clauses/catalogue.js";
 import { docUrl, sourceDoc, sourceRevision } from "../clauses/sources.js";
 import { bucketOf, exitCodeFor } from "./judge.js";
-import type { CellStatus, Matrix, MatrixCell, MatrixColumn, MatrixRollup, MatrixRow, MatrixSection, MatrixSource, StatusCounts } from "./matrix-types.js";
+import type { CellStatus, Matrix, MatrixCell, MatrixColumn, MatrixRollup, MatrixRow, MatrixSection, MatrixSource, RollupStatus, StatusCounts } from "./matrix-types.js";
 import type { Buckets, Clause, ClauseResult, CountedLevel, Level, ReportProtocol, RunReport, SuiteProtocol } from "./types.js";
 
 export type * from "./matrix-types.js";
@@ -63,13 +63,21 @@ function catalogueOf(protocol: ReportProtocol): Clause[] {
   }
 }
 
+/** The roll-up's keys, in the order they are shown. */
+export const ROLLUP_STATUSES: readonly RollupStatus[] = ["pass", "fail", "warning", "expected", "flaky", "skip", "na", "absent", "no-report"];
+
 function emptyCounts(): StatusCounts {
-  return Object.fromEntries(CELL_STATUSES.map((s) => [s, 0])) as StatusCounts;
+  return Object.fromEntries(ROLLUP_STATUSES.map((s) => [s, 0])) as StatusCounts;
+}
+
+/** A cell as a roll-up counts it: a failure its implementation's --level does not count is a warning. */
+export function rollupStatus(cell: MatrixCell): RollupStatus {
+  return cell.status === "fail" && cell.counted === false ? "warning" : cell.status;
 }
 
 function rollup(name: string, rows: readonly MatrixRow[], columns: number): MatrixRollup {
   const counts = Array.from({ length: columns }, emptyCounts);
-  for (const row of rows) row.cells.forEach((cell, i) => (counts[i] as StatusCounts)[cell.status] += 1);
+  for (const row of rows) row.cells.forEach((cell, i) => (counts[i] as StatusCounts)[rollupStatus(cell)] += 1);
   return { name, rows: rows.length, disagree: rows.filter((r) => r.disagree).length, columns: counts };
 }
 

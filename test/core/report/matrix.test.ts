@@ -38,12 +38,25 @@ describe("buildMatrix", () => {
     const [section] = matrix.sections;
     expect(section?.rows.map((r) => r.id).sort()).toEqual(provider.clauses.map((c) => c.id).sort());
     expect(section?.rows.filter((r) => r.disagree)).toEqual([]);
-    const total = (key: "pass" | "fail" | "expected" | "skip" | "na"): number => (section?.areas ?? []).reduce((n, a) => n + (a.columns[0]?.[key] ?? 0), 0);
+    const total = (key: "pass" | "fail" | "warning" | "expected" | "skip" | "na"): number => (section?.areas ?? []).reduce((n, a) => n + (a.columns[0]?.[key] ?? 0), 0);
     expect(total("pass")).toBe(provider.summary.passed);
-    expect(total("fail")).toBe(provider.summary.failed + provider.summary.warnings);
+    expect(total("fail")).toBe(provider.summary.failed);
+    expect(total("warning")).toBe(provider.summary.warnings);
     expect(total("expected")).toBe(provider.summary.expectedFailures);
     expect(total("skip")).toBe(provider.summary.skipped);
     expect(section?.levels.map((l) => l.name)).toEqual(["MUST", "SHOULD", "MAY"].filter((l) => provider.clauses.some((c) => c.level === l)));
+  });
+
+  it("counts a failure its run does not count (a SHOULD failure at --level must) as a warning in the roll-ups, not a failure", () => {
+    const should = provider.clauses.find((c) => c.level === "SHOULD" && c.status === "pass") as ClauseResult;
+    const warned = withResults(provider, { [should.id]: { status: "fail", judged: 1, findings: [{ clause: should.id, message: "broken" }] } });
+    expect(warned.summary.warnings).toBe(1);
+    const section = buildMatrix([column("w", warned)], TOOL).sections[0];
+    const level = section?.levels.find((l) => l.name === "SHOULD")?.columns[0];
+    expect(level?.warning).toBe(1);
+    expect(level?.fail).toBe(0);
+    const area = section?.areas.find((a) => should.id.startsWith(`${a.name}/`))?.columns[0];
+    expect(area?.warning).toBe(1);
   });
 
   it("marks exactly the clauses whose status differs as disagreeing", () => {
