@@ -15,6 +15,7 @@ import { parse as parseYaml } from "yaml";
 import { configYaml } from "../../src/config/templates.js";
 import { sha256 } from "../../src/core/clauses/snapshot.js";
 import { buildReport } from "../../src/core/report/build.js";
+import { diffReports } from "../../src/diff/compare.js";
 import { newKitAjv, precompiledValidator } from "../../src/core/schema.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -36,6 +37,10 @@ const KNOWN_VALID: Record<string, () => unknown[]> = {
   "report.schema.json": () => [
     JSON.parse(JSON.stringify(buildReport({ protocol: "provider", argv: ["./p"], startedAt: new Date(0), endedAt: new Date(1000), options: {}, selection: { clause: [], skip: [] }, results: [], deselected: 0, notes: ["a note"], secrets: [] }))) as unknown,
   ],
+  "diff.schema.json": () => {
+    const sample = (file: string): Parameters<typeof diffReports>[0] => JSON.parse(readFileSync(join(ROOT, "test/fixtures/reports", file), "utf8")) as Parameters<typeof diffReports>[0];
+    return [JSON.parse(JSON.stringify(diffReports(sample("provider-incomplete-sample.json"), sample("provider-sample.json")))) as unknown];
+  },
 };
 
 /** Documents to judge: known valid ones and ones generated from the schema, and each broken a few ways. */
