@@ -14,6 +14,7 @@ import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
 import { initCommand } from "./commands/init.js";
 import { checkLaunchCommand } from "./commands/host.js";
+import { diffCommand } from "./commands/diff.js";
 import { mergeCommand } from "./commands/merge.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
 import { mockCommand } from "./commands/mock.js";
@@ -33,10 +34,10 @@ function configApplies(option: unknown): boolean {
 /** Every command, in the order help lists them. */
 export const COMMANDS: readonly CommandDefiner[] = [
   runCommandDefinition, checkCommand, checkLaunchCommand, recordCommand, fixtureCommand, policyTestCommand, fuzzCommand,
-  replayCommand, reportCommand, mergeCommand, admitCommand, listCommand, digestCommand, mockCommand, initCommand,
+  replayCommand, reportCommand, diffCommand, mergeCommand, admitCommand, listCommand, digestCommand, mockCommand, initCommand,
 ];
 
-const COMMAND_NAMES = ["run", "init", "policy-test", "admit", "fuzz", "replay", "merge", "check", "check-launch", "record", "fixture", "report", "list", "digest", "mock", "help"];
+const COMMAND_NAMES = ["run", "init", "policy-test", "admit", "fuzz", "replay", "merge", "check", "check-launch", "record", "fixture", "report", "diff", "list", "digest", "mock", "help"];
 
 /** Options every command takes. */
 const GLOBAL_OPTIONS = ["help", "h", "version", "quiet"];

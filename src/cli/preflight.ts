@@ -14,6 +14,7 @@ import type { Protocol } from "../core/report/types.js";
 import { locateCandidate, resolvedOnPathNote } from "./candidate.js";
 import { COMMAND_NEEDS, OPTION_RULES, type CommandNeeds, type InputRule, type OptionRule } from "./option-rules.js";
 import { prepareOutDir } from "./out-dir.js";
+import { checkReportInputs } from "./preflight-reports.js";
 
 export type Argv = Record<string, unknown>;
 
@@ -154,7 +155,7 @@ export function checkOut(needs: CommandNeeds, argv: Argv, cwd: string): void {
 
 /**
  * Runs every check of `command` on its parsed options, in order: numbers, applicability, input
- * files, the candidate, then the report folder (made last, when all else holds). argv is
+ * files, the saved reports among them (diff, run --baseline), the candidate, then the report folder (made last, when all else holds). argv is
  * updated in place (the candidate becomes the file that is launched).
  */
 export function preflight(command: string, argv: Argv, context: PreflightContext = {}): Argv {
@@ -163,6 +164,7 @@ export function preflight(command: string, argv: Argv, context: PreflightContext
   checkNumbers(argv);
   checkApplicable(command, argv);
   checkInputs(needs, argv, full.cwd);
+  checkReportInputs(needs, argv, full.cwd);
   if (context.deferTargets === true) return argv;
   if (argv["from-env"] !== true) locateArgvCandidate(needs, argv, full);
   checkOut(needs, argv, full.cwd);
