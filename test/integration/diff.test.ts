@@ -74,7 +74,7 @@ describe("awp-conformance diff", () => {
     expect(readFileSync(join(out, "diff.md"), "utf8")).toContain("| ❌ regressed | SHOULD | provider/robustness/rejects-unknown-field |");
   });
 
-  it("a SHOULD regression alone exits 0 at --level must and 1 at --level should", async () => {
+  it("a SHOULD regression alone exits 0 at --level must and 1 at --level should (or when NEW was judged at should)", async () => {
     const old = readReport(clean);
     const bad = readReport(faulted).clauses.find((c) => c.id === "provider/robustness/rejects-unknown-field");
     const clauses = old.clauses.map((c) => (c.id === bad?.id ? bad : c));
@@ -84,6 +84,9 @@ describe("awp-conformance diff", () => {
     const must = await runCli(["diff", join(clean, "report.json"), file]);
     expect([must.code, must.stdout.match(/^.*rejects-unknown-field.*$/m)?.[0]]).toEqual([0, expect.stringMatching(/^REGRESSED +SHOULD .*\(not counted: SHOULD at --level must\)$/)]);
     expect((await runCli(["diff", join(clean, "report.json"), file, "--level", "should"])).code).toBe(1);
+    // Without --level, the level NEW was judged at counts.
+    writeFileSync(file, JSON.stringify({ ...onlyShould, summary: summarize(clauses, old.summary.deselected, { level: "should" }) }));
+    expect((await runCli(["diff", join(clean, "report.json"), file])).code).toBe(1);
   });
 
   it("unusable input exits 2 and says why: another protocol, not a report, a missing file", async () => {

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import type { CountedLevel } from "../../core/report/types.js";
 import { colorWanted, list } from "../args.js";
 
 /** The exit codes of diff, as --help shows them. */
@@ -19,7 +20,7 @@ export function diffCommand(y: Argv, setCode: (code: number) => void): Argv {
       c
         .positional("old", { type: "string", demandOption: true, describe: "the earlier report.json (the baseline)" })
         .positional("new", { type: "string", demandOption: true, describe: "the later report.json" })
-        .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels' regressions fail the diff (default must, as in run): a SHOULD regression is listed but exits 0 unless --level should" })
+        .option("level", { type: "string", choices: ["must", "should", "all"], describe: "which levels' regressions fail the diff (default: the level NEW was judged at, must unless its run gave --level): a SHOULD regression is listed but exits 0 unless --level should" })
         .option("format", { type: "string", array: true, default: ["console"], describe: "one or more of console, markdown (diff.md, for a pull-request comment), json (diff.json, schemas/diff.schema.json)" })
         .option("out", { type: "string", describe: "folder for diff.md and diff.json (default: NEW's folder)" })
         .epilog(DIFF_EXIT_CODES),
@@ -30,7 +31,8 @@ export function diffCommand(y: Argv, setCode: (code: number) => void): Argv {
       // Pre-flight read and compared both already; they are read again here, as `report` reads its file.
       const older = { report: readSavedReport(a.old), file: a.old };
       const newer = { report: readSavedReport(a.new), file: a.new };
-      const diff = diffSaved(older, newer, (a.level ?? "must") as "must" | "should" | "all");
+      // Without --level, NEW's own verdict level, as `report` keeps the saved verdict.
+      const diff = diffSaved(older, newer, (a.level as CountedLevel | undefined) ?? newer.report.summary.level);
       const folder = a.new.replace(/[^/\\]*$/, "");
       emitDiff(diff, { formats, outDir: a.out ?? (folder === "" ? "." : folder), color: colorWanted() });
       setCode(diff.verdict === "regressed" ? 1 : 0);
