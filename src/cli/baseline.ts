@@ -2,7 +2,8 @@
  * `run --baseline FILE`: once the run wrote its reports, it is compared with FILE (a report of
  * an earlier run, pre-flighted before the first launch: preflight-reports.ts). The diff is
  * printed after the run's summary (when the console reporter is on) and written beside the
- * report as diff.md and diff.json, and it decides the exit code:
+ * report as diff.md and diff.json (and, with the github reporter, appended to
+ * $GITHUB_STEP_SUMMARY after the run's own summary), and it decides the exit code:
  *   1  a clause regressed against the baseline at the counted level (--level), or nothing was
  *      judged, or an --expected-failures entry went stale (as without a baseline);
  *   4  no regression, but a clause of a counted level could not be judged (incomplete);
@@ -37,6 +38,7 @@ export function compareWithBaseline(report: RunReport, args: BaselineArgs, outDi
   const diff = diffSaved(older, newer, (args.level ?? "must") as CountedLevel);
   const formats = args.reporter.includes("console") ? ["console", "markdown", "json"] : ["markdown", "json"];
   const print = (text: string): void => void process.stdout.write(`\nCompared with the baseline ${args.baseline}:\n${text}`);
-  emitDiff(diff, { formats, outDir, color: args.color, print });
+  // With the github reporter, the diff follows the run's summary in the job's step summary too.
+  emitDiff(diff, { formats, outDir, color: args.color, print, stepSummary: args.reporter.includes("github") });
   return baselineExitCode(report.summary, diff);
 }

@@ -12,6 +12,7 @@ import { seedIdentity, type ReplayIdentity } from "../diff/replays.js";
 import type { ReportDiff } from "../diff/types.js";
 import { corpusName } from "../fuzz/corpus.js";
 import { readReplay } from "../fuzz/replay.js";
+import { appendStepSummary } from "./output.js";
 import { renderDiffConsole } from "../reporters/diff-console.js";
 import { renderDiffJson, renderDiffMarkdown } from "../reporters/diff-markdown.js";
 
@@ -80,6 +81,10 @@ export interface DiffOutput {
   outDir: string;
   color: boolean;
   print?: (text: string) => void;
+  /** Also append the Markdown to $GITHUB_STEP_SUMMARY (run --baseline with the github reporter). */
+  stepSummary?: boolean;
+  /** Where GITHUB_STEP_SUMMARY is read (process.env by default). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Prints and writes the diff in each format; returns the files written. */
@@ -101,5 +106,6 @@ export function emitDiff(diff: ReportDiff, options: DiffOutput): string[] {
     }
     written.push(path);
   }
+  if (options.stepSummary === true) appendStepSummary(renderDiffMarkdown(diff), options.env ?? process.env);
   return written;
 }

@@ -2,7 +2,7 @@
  * Around the pure diff: fuzz replays told apart by the content of their files (wherever the
  * reports put them), the formats written, and the exit code of run --baseline.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,6 +72,14 @@ describe("emitDiff", () => {
     expect(kitSchema("diff.schema.json")(JSON.parse(readFileSync(join(out, "diff.json"), "utf8")))).toBe(true);
     expect(printed.join("")).toMatch(/nothing changed/);
     expect(existsSync(join(out, "report.json"))).toBe(false);
+  });
+
+  it("appends the Markdown to $GITHUB_STEP_SUMMARY when asked (run --baseline --reporter github), and nothing when it is unset", () => {
+    const summary = join(root, "step-summary.md");
+    writeFileSync(summary, "## the run's own summary\n\n");
+    emitDiff(diff, { formats: [], outDir: root, color: false, stepSummary: true, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(readFileSync(summary, "utf8")).toMatch(/^## the run's own summary\n\n## ✅ No regression: nothing changed/);
+    expect(emitDiff(diff, { formats: [], outDir: root, color: false, stepSummary: true, env: {} })).toEqual([]);
   });
 
   it("refuses a format it does not have, naming those it has", () => {
