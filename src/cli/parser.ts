@@ -22,7 +22,7 @@ import { policyTestCommand } from "./commands/policy-test.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommandDefinition } from "./commands/run.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
-import { preflight } from "./preflight.js";
+import { namesReports, preflight } from "./preflight.js";
 import { findConfig } from "../config/find.js";
 
 /** Whether `run` reads a configuration file: --config FILE, or one found upward (not --no-config). */
@@ -88,7 +88,14 @@ export function kitParser(given: readonly string[], setCode: (code: number) => v
     // Before any handler runs, and after yargs validated the options: nothing launched yet.
     .middleware((parsed) => {
       const command = String(parsed._[0] ?? "");
-      preflight(command, parsed as Record<string, unknown>, { deferTargets: command === "run" && configApplies(parsed.config) });
+      const argv = parsed as Record<string, unknown>;
+      const context = { deferTargets: command === "run" && configApplies(parsed.config) };
+      if (!namesReports(command, argv)) {
+        preflight(command, argv, context);
+        return;
+      }
+      // A saved report's reader (strict JSON, the report schema) loads only for a command line that names one.
+      return import("./preflight-reports.js").then(({ checkReportInputs }) => void preflight(command, argv, { ...context, reports: checkReportInputs }));
     })
     .fail((message, error) => {
       if (error) throw error;

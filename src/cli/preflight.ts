@@ -14,7 +14,6 @@ import type { Protocol } from "../core/report/types.js";
 import { locateCandidate, resolvedOnPathNote } from "./candidate.js";
 import { COMMAND_NEEDS, OPTION_RULES, type CommandNeeds, type InputRule, type OptionRule } from "./option-rules.js";
 import { prepareOutDir } from "./out-dir.js";
-import { checkReportInputs } from "./preflight-reports.js";
 
 export type Argv = Record<string, unknown>;
 
@@ -29,14 +28,27 @@ export interface PreflightContext {
    * first launch all the same.
    */
   deferTargets?: boolean;
+  /**
+   * The check of saved reports (preflight-reports.ts checkReportInputs), for a command line that
+   * names one (namesReports): the caller loads it, so the strict JSON reader and the report
+   * schema load only for the commands that read a report.
+   */
+  reports?: ReportCheck;
 }
 
+export type ReportCheck = (needs: CommandNeeds, argv: Argv, cwd: string) => void;
+
 /** The context with every default filled in. */
-type SettledContext = Required<Omit<PreflightContext, "deferTargets">>;
+type SettledContext = Required<Omit<PreflightContext, "deferTargets" | "reports">>;
 
 /** Given on the command line: a value other than nothing, false or an empty list. */
 function given(value: unknown): boolean {
   return value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
+}
+
+/** Whether the command line names a saved report that pre-flight reads (diff OLD NEW, run --baseline). */
+export function namesReports(command: string, argv: Argv): boolean {
+  return (COMMAND_NEEDS[command]?.reports?.keys ?? []).some((key) => typeof argv[key] === "string" && argv[key] !== "");
 }
 
 /** A number option whose text was not a number (yargs hands it on as NaN). */
@@ -164,7 +176,10 @@ export function preflight(command: string, argv: Argv, context: PreflightContext
   checkNumbers(argv);
   checkApplicable(command, argv);
   checkInputs(needs, argv, full.cwd);
-  checkReportInputs(needs, argv, full.cwd);
+  if (namesReports(command, argv)) {
+    if (context.reports === undefined) throw new KitError("kit_bug", `the pre-flight of ${command} reads saved reports: its caller gives it the check (preflight-reports.ts)`);
+    context.reports(needs, argv, full.cwd);
+  }
   if (context.deferTargets === true) return argv;
   if (argv["from-env"] !== true) locateArgvCandidate(needs, argv, full);
   checkOut(needs, argv, full.cwd);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { COMMAND_NEEDS, OPTION_RULES } from "../../src/cli/option-rules.js";
 import { checkApplicable, checkNumbers, preflight, type Argv } from "../../src/cli/preflight.js";
+import { checkReportInputs } from "../../src/cli/preflight-reports.js";
 import { walkCommands } from "../../src/cli/command-walk.js";
 import { COMMANDS } from "../../src/cli/parser.js";
 import { KitError } from "../../src/core/errors.js";
@@ -128,7 +129,7 @@ describe("preflight of saved reports: diff OLD NEW and run --baseline", () => {
   const candidate = join(root, "cand");
   writeFileSync(candidate, "#!/bin/sh\n");
   chmodSync(candidate, 0o755);
-  const ctx = { env: { PATH: root }, cwd: root, note: () => undefined };
+  const ctx = { env: { PATH: root }, cwd: root, note: () => undefined, reports: checkReportInputs };
 
   it.each<[string, string, Argv, RegExp]>([
     ["a missing OLD", "diff", { old: "gone.json", new: providerReport }, /^OLD report gone.json: no such file \[usage\]$/],
@@ -150,5 +151,9 @@ describe("preflight of saved reports: diff OLD NEW and run --baseline", () => {
     ["a --baseline whose protocol the configuration file will say (checked again then)", "run", { baseline: agentReport }],
   ])("accepts %s", (_what, command, argv) => {
     expect(usage(() => preflight(command, { out: join(root, "out"), ...argv }, ctx))).toBe("accepted");
+  });
+
+  it("a caller that names a report without the check it needs is a kit bug, never a skipped check", () => {
+    expect(() => preflight("diff", { old: providerReport, new: providerReport }, { ...ctx, reports: undefined })).toThrow(new KitError("kit_bug", "the pre-flight of diff reads saved reports: its caller gives it the check (preflight-reports.ts)"));
   });
 });
