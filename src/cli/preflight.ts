@@ -167,8 +167,9 @@ export function checkOut(needs: CommandNeeds, argv: Argv, cwd: string): void {
 
 /**
  * Runs every check of `command` on its parsed options, in order: numbers, applicability, input
- * files, the saved reports among them (diff, run --baseline), the candidate, then the report folder (made last, when all else holds). argv is
- * updated in place (the candidate becomes the file that is launched).
+ * files, the saved reports among them (diff, run --baseline), the candidate, then the report
+ * folder (made last, when all else holds). argv is updated in place (the candidate becomes the
+ * file that is launched).
  */
 export function preflight(command: string, argv: Argv, context: PreflightContext = {}): Argv {
   const full: SettledContext = { env: context.env ?? process.env, cwd: context.cwd ?? process.cwd(), note: context.note ?? ((line) => process.stderr.write(line)) };
