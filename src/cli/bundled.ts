@@ -59,6 +59,7 @@ export interface CandidateOptions {
   expectedFailures?: string;
   flaky?: string;
   corpus?: string;
+  baseline?: string;
   rest: readonly string[];
 }
 
@@ -66,7 +67,7 @@ export interface CandidateOptions {
  * The options of `run` that configure a candidate: what it is (--protocol), how it is launched
  * and what it is given (configurations, budget_ms, mode, model, environment, arguments, HOME,
  * the managed-task opt-in variable), and what is known about it (its expected failures, flaky
- * clauses, fuzz corpus). Given without a candidate, they mean the candidate is missing (an
+ * clauses, fuzz corpus, the report of an earlier run to compare with). Given without a candidate, they mean the candidate is missing (an
  * unset CI variable), never "run the bundled examples". The kit's own bounds and the output
  * options (--timeout, --budget-slack, --turn-timeout..., --jobs, --run-timeout, --clause, --skip, --scenario,
  * --fuzz-runs, --seed, --shard, --out, --reporter, --level, --quiet, --docs-url) do not: they
@@ -88,6 +89,7 @@ export const CANDIDATE_OPTIONS: readonly (readonly [Exclude<keyof CandidateOptio
   ["expectedFailures", "--expected-failures"],
   ["flaky", "--flaky"],
   ["corpus", "--corpus"],
+  ["baseline", "--baseline"],
 ];
 
 /** The candidate options given, as the user wrote them ("--protocol", "candidate arguments (--x)"). */

@@ -140,6 +140,8 @@ async function wanted(input: PlanInput): Promise<{ list: Wanted[]; config?: KitC
 /** Every candidate as run arguments, checked (options, files, the program, its folder, the clause patterns) before any starts. */
 export async function planCandidates(input: PlanInput): Promise<PlannedCandidate[]> {
   const { list, config } = await wanted(input);
+  // A candidate's --baseline (its own option, or its key in the file) is checked with the others.
+  const { checkReportInputs: reports } = await import("./preflight-reports.js");
   const names = list.map((w) => w.name);
   const programArgs = perName("--candidate-arg", input.candidateArgs, names);
   // --candidate-option '*=OPTION': a run option for every candidate (one the matrix does not take itself).
@@ -155,13 +157,13 @@ export async function planCandidates(input: PlanInput): Promise<PlannedCandidate
     if (w.config !== undefined) {
       // The file says a candidate's protocol; --protocol only picks the file's candidates when none is named.
       const { protocol: _picks, ...fileFlags } = flags;
-      args = configCandidateArgs(w.config, config as KitConfig, { ...fileFlags, out }, true, input.cwd);
+      args = configCandidateArgs(w.config, config as KitConfig, { ...fileFlags, out }, true, input.cwd, reports);
       args = { ...args, rest: [...args.rest, ...extra] };
     } else {
       if (flags.protocol !== "provider" && flags.protocol !== "agent-cli") {
         throw new KitError("usage", `--candidate ${w.name}=${w.path ?? ""}: which protocol? Give --protocol for every candidate, or --candidate-option ${w.name}=--protocol=provider (or agent-cli)`);
       }
-      args = preflightRun({ ...flags, candidate: w.path as string, rest: extra }, input.cwd);
+      args = preflightRun({ ...flags, candidate: w.path as string, rest: extra }, input.cwd, reports);
     }
     const protocol = args.protocol as Protocol;
     checkSelection({ clause: args.clause, skip: args.skip }, loadCatalogue(protocol).map((c) => c.id), `the ${protocol} catalogue (candidate ${w.name})`, [`awp-conformance list --protocol ${protocol}`]);

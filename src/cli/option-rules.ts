@@ -62,8 +62,20 @@ export interface OutRule {
 /** Where a command's candidate is: the `candidate` positional, or the last of a list (policy-test). */
 export type CandidateRule = { key: string; at: "value" | "last" };
 
+/**
+ * Inputs (of `inputs`, by key) that must be saved report.json files: read and checked before
+ * anything starts, and compared with each other (diff OLD NEW) or with the run about to start
+ * (run --baseline: its protocol, mode and shard), so a report of another protocol is a usage
+ * error before the first launch.
+ */
+export interface ReportsRule {
+  keys: readonly string[];
+  against: "each-other" | "run";
+}
+
 export interface CommandNeeds {
   inputs?: readonly InputRule[];
+  reports?: ReportsRule;
   out?: OutRule;
   candidate?: CandidateRule;
   /** The protocol of a command that checks one (when --protocol does not say). */
@@ -78,7 +90,8 @@ const CANDIDATE: CandidateRule = { key: "candidate", at: "value" };
 /** Each command's needs, by the name yargs gives it (argv._[0]). */
 export const COMMAND_NEEDS: Readonly<Record<string, CommandNeeds>> = {
   run: {
-    inputs: [file("config"), ...PROVIDER_CONFIG, file("invalid-config-file"), ...REPORT_INPUTS, { key: "corpus", label: "--corpus", kind: "folder", mayBeNew: true }],
+    inputs: [file("config"), ...PROVIDER_CONFIG, file("invalid-config-file"), ...REPORT_INPUTS, { key: "corpus", label: "--corpus", kind: "folder", mayBeNew: true }, file("baseline")],
+    reports: { keys: ["baseline"], against: "run" },
     out: { key: "out", kind: "folder", default: "reports" },
     candidate: CANDIDATE,
   },
@@ -102,6 +115,11 @@ export const COMMAND_NEEDS: Readonly<Record<string, CommandNeeds>> = {
   matrix: {
     inputs: [file("config"), ...PROVIDER_CONFIG, file("invalid-config-file"), { key: "reports", label: "report file", kind: "file or folder", take: "all" }],
     out: { key: "out", kind: "folder", default: "reports/matrix" },
+  },
+  diff: {
+    inputs: [{ key: "old", label: "OLD report", kind: "file" }, { key: "new", label: "NEW report", kind: "file" }],
+    reports: { keys: ["old", "new"], against: "each-other" },
+    out: { key: "out", kind: "folder" },
   },
   merge: { inputs: [{ key: "dirs", label: "shard report", kind: "file or folder", take: "all" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder", default: "reports" } },
   digest: { inputs: [{ key: "request", label: "request file", kind: "file", stdin: ["-", ""] }] },

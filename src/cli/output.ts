@@ -53,8 +53,8 @@ export async function emitReport(report: RunReport, options: OutputOptions): Pro
   return written;
 }
 
-/** The github reporter's Markdown summary, appended to the file $GITHUB_STEP_SUMMARY names (set by GitHub Actions); nothing when it is unset. */
-function appendStepSummary(text: string, env: Readonly<Record<string, string | undefined>>): void {
+/** The github reporter's Markdown summary (and run --baseline's diff), appended to the file $GITHUB_STEP_SUMMARY names (set by GitHub Actions); nothing when it is unset. */
+export function appendStepSummary(text: string, env: Readonly<Record<string, string | undefined>>): void {
   const path = env["GITHUB_STEP_SUMMARY"];
   if (path === undefined || path === "") return;
   try {

@@ -14,6 +14,7 @@ import { checkCommand, fixtureCommand, recordCommand } from "./commands/agent.js
 import { fuzzCommand, replayCommand } from "./commands/fuzz.js";
 import { initCommand } from "./commands/init.js";
 import { checkLaunchCommand } from "./commands/host.js";
+import { diffCommand } from "./commands/diff.js";
 import { matrixCommand } from "./commands/matrix.js";
 import { mergeCommand } from "./commands/merge.js";
 import { digestCommand, listCommand } from "./commands/misc.js";
@@ -22,7 +23,7 @@ import { policyTestCommand } from "./commands/policy-test.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommandDefinition } from "./commands/run.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
-import { preflight } from "./preflight.js";
+import { namesReports, preflight } from "./preflight.js";
 import { findConfig } from "../config/find.js";
 
 /** Whether `run` reads a configuration file: --config FILE, or one found upward (not --no-config). */
@@ -34,10 +35,10 @@ function configApplies(option: unknown): boolean {
 /** Every command, in the order help lists them. */
 export const COMMANDS: readonly CommandDefiner[] = [
   runCommandDefinition, checkCommand, checkLaunchCommand, recordCommand, fixtureCommand, policyTestCommand, fuzzCommand,
-  replayCommand, reportCommand, mergeCommand, matrixCommand, admitCommand, listCommand, digestCommand, mockCommand, initCommand,
+  replayCommand, reportCommand, diffCommand, mergeCommand, matrixCommand, admitCommand, listCommand, digestCommand, mockCommand, initCommand,
 ];
 
-const COMMAND_NAMES = ["run", "init", "policy-test", "admit", "fuzz", "replay", "merge", "matrix", "check", "check-launch", "record", "fixture", "report", "list", "digest", "mock", "help"];
+const COMMAND_NAMES = ["run", "init", "policy-test", "admit", "fuzz", "replay", "merge", "matrix", "check", "check-launch", "record", "fixture", "report", "diff", "list", "digest", "mock", "help"];
 
 /** Options every command takes. */
 const GLOBAL_OPTIONS = ["help", "h", "version", "quiet"];
@@ -88,7 +89,14 @@ export function kitParser(given: readonly string[], setCode: (code: number) => v
     // Before any handler runs, and after yargs validated the options: nothing launched yet.
     .middleware((parsed) => {
       const command = String(parsed._[0] ?? "");
-      preflight(command, parsed as Record<string, unknown>, { deferTargets: command === "run" && configApplies(parsed.config) });
+      const argv = parsed as Record<string, unknown>;
+      const context = { deferTargets: command === "run" && configApplies(parsed.config) };
+      if (!namesReports(command, argv)) {
+        preflight(command, argv, context);
+        return;
+      }
+      // A saved report's reader (strict JSON, the report schema) loads only for a command line that names one.
+      return import("./preflight-reports.js").then(({ checkReportInputs }) => void preflight(command, argv, { ...context, reports: checkReportInputs }));
     })
     .fail((message, error) => {
       if (error) throw error;

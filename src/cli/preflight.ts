@@ -28,14 +28,27 @@ export interface PreflightContext {
    * first launch all the same.
    */
   deferTargets?: boolean;
+  /**
+   * The check of saved reports (preflight-reports.ts checkReportInputs), for a command line that
+   * names one (namesReports): the caller loads it, so the strict JSON reader and the report
+   * schema load only for the commands that read a report.
+   */
+  reports?: ReportCheck;
 }
 
+export type ReportCheck = (needs: CommandNeeds, argv: Argv, cwd: string) => void;
+
 /** The context with every default filled in. */
-type SettledContext = Required<Omit<PreflightContext, "deferTargets">>;
+type SettledContext = Required<Omit<PreflightContext, "deferTargets" | "reports">>;
 
 /** Given on the command line: a value other than nothing, false or an empty list. */
 function given(value: unknown): boolean {
   return value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
+}
+
+/** Whether the command line names a saved report that pre-flight reads (diff OLD NEW, run --baseline). */
+export function namesReports(command: string, argv: Argv): boolean {
+  return (COMMAND_NEEDS[command]?.reports?.keys ?? []).some((key) => typeof argv[key] === "string" && argv[key] !== "");
 }
 
 /** A number option whose text was not a number (yargs hands it on as NaN). */
@@ -154,8 +167,9 @@ export function checkOut(needs: CommandNeeds, argv: Argv, cwd: string): void {
 
 /**
  * Runs every check of `command` on its parsed options, in order: numbers, applicability, input
- * files, the candidate, then the report folder (made last, when all else holds). argv is
- * updated in place (the candidate becomes the file that is launched).
+ * files, the saved reports among them (diff, run --baseline), the candidate, then the report
+ * folder (made last, when all else holds). argv is updated in place (the candidate becomes the
+ * file that is launched).
  */
 export function preflight(command: string, argv: Argv, context: PreflightContext = {}): Argv {
   const full: SettledContext = { env: context.env ?? process.env, cwd: context.cwd ?? process.cwd(), note: context.note ?? ((line) => process.stderr.write(line)) };
@@ -163,6 +177,10 @@ export function preflight(command: string, argv: Argv, context: PreflightContext
   checkNumbers(argv);
   checkApplicable(command, argv);
   checkInputs(needs, argv, full.cwd);
+  if (namesReports(command, argv)) {
+    if (context.reports === undefined) throw new KitError("kit_bug", `the pre-flight of ${command} reads saved reports: its caller gives it the check (preflight-reports.ts)`);
+    context.reports(needs, argv, full.cwd);
+  }
   if (context.deferTargets === true) return argv;
   if (argv["from-env"] !== true) locateArgvCandidate(needs, argv, full);
   checkOut(needs, argv, full.cwd);

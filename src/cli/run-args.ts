@@ -34,6 +34,8 @@ export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, R
   scenario: string[];
   reporter: string[];
   color: boolean;
+  /** --baseline FILE: the report.json this run is compared with (baseline.ts decides the exit code). */
+  baseline?: string;
   /** Set by runCommand on the run of a bundled example: its name, recorded in the report (candidate.bundled). */
   bundled?: string;
 }

@@ -137,6 +137,11 @@ async function runOne(args: RunArgs, outDir: string): Promise<{ report: RunRepor
   if (shard !== undefined) report = finishShard(report, elsewhere);
   report = finisher.finish(report);
   await emitReport(report, { reporters: args.reporter, outDir, color: args.color, ...outputArgs(args) });
+  // --baseline: the diff against an earlier run follows the summary and decides the exit code (baseline.ts).
+  if (args.baseline !== undefined) {
+    const { compareWithBaseline } = await import("./baseline.js");
+    return { report, code: compareWithBaseline(report, { ...args, baseline: args.baseline }, outDir) };
+  }
   return { report, code: exitCodeFor(report.summary) };
 }
 

@@ -25,6 +25,7 @@ export function candidateArgs(candidate: ConfigCandidate, config: KitConfig, out
     ...(config.evidence !== undefined ? { evidence: config.evidence } : {}),
     ...(candidate.expectedFailures !== undefined ? { expectedFailures: candidate.expectedFailures } : {}),
     ...(candidate.flaky !== undefined ? { flaky: candidate.flaky } : {}),
+    ...(candidate.baseline !== undefined ? { baseline: candidate.baseline } : {}),
     ...(candidate.level !== undefined ? { level: candidate.level } : {}),
     ...(candidate.fuzz?.runs !== undefined ? { fuzzRuns: candidate.fuzz.runs } : {}),
     ...(candidate.fuzz?.time !== undefined ? { fuzzTime: candidate.fuzz.time } : {}),

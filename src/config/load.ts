@@ -99,7 +99,7 @@ function settle(candidates: ConfigCandidate[], dir: string): Problem[] {
       const problem = fileProblem(candidate.command[0], at("command", 0));
       if (problem !== undefined) problems.push(problem);
     }
-    const files: ("expectedFailures" | "flaky" | "configFile" | "invalidConfigFile")[] = ["expectedFailures", "flaky", "configFile", "invalidConfigFile"];
+    const files: ("expectedFailures" | "flaky" | "baseline" | "configFile" | "invalidConfigFile")[] = ["expectedFailures", "flaky", "baseline", "configFile", "invalidConfigFile"];
     const holder = candidate as unknown as Record<string, string | undefined>;
     for (const key of files) {
       const value = holder[key];

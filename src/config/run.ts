@@ -12,7 +12,7 @@ import { interrupted } from "../core/interrupt.js";
 import { worseExitCode, type VerdictExitCode } from "../core/report/judge.js";
 import { candidateOptionsGiven } from "../cli/bundled.js";
 import { kebabCase } from "../cli/args.js";
-import { preflight } from "../cli/preflight.js";
+import { preflight, type ReportCheck } from "../cli/preflight.js";
 import type { RunArgs } from "../cli/run.js";
 import { candidateArgs, flagGiven, overlayFlags } from "./apply.js";
 import { findConfig } from "./find.js";
@@ -46,12 +46,13 @@ const NOT_OPTIONS = new Set(["rest", "color", "bundled"]);
 /**
  * The checks run's command line gets before the first launch, on what the file and the flags
  * together ask for: options of the other protocol, input files, the candidate (a bare name
- * looked up on PATH; the file found is what is launched) and the report folder, made and probed.
+ * looked up on PATH; the file found is what is launched), the --baseline report (with `reports`)
+ * and the report folder, made and probed.
  */
-export function preflightRun(args: RunArgs, cwd: string): RunArgs {
+export function preflightRun(args: RunArgs, cwd: string, reports?: ReportCheck): RunArgs {
   const argv: Record<string, unknown> = { "--": [] };
   for (const [key, value] of Object.entries(args)) if (!NOT_OPTIONS.has(key)) argv[kebabCase(key)] = value;
-  preflight("run", argv, { cwd });
+  preflight("run", argv, { cwd, ...(reports !== undefined ? { reports } : {}) });
   return { ...args, ...(typeof argv.candidate === "string" ? { candidate: argv.candidate } : {}) };
 }
 
@@ -59,8 +60,8 @@ export function preflightRun(args: RunArgs, cwd: string): RunArgs {
  * A candidate of the file as run arguments: its keys, the flags over them (`flags.out` is its
  * report folder), checked by run's pre-flight. `run` and `matrix` both plan candidates so.
  */
-export function configCandidateArgs(candidate: ConfigCandidate, config: KitConfig, flags: RunArgs & { out: string }, reporterGiven: boolean, cwd: string): RunArgs {
-  return preflightRun(overlayFlags(candidateArgs(candidate, config, flags.out), flags, reporterGiven), cwd);
+export function configCandidateArgs(candidate: ConfigCandidate, config: KitConfig, flags: RunArgs & { out: string }, reporterGiven: boolean, cwd: string, reports?: ReportCheck): RunArgs {
+  return preflightRun(overlayFlags(candidateArgs(candidate, config, flags.out), flags, reporterGiven), cwd, reports);
 }
 
 /**
@@ -116,7 +117,8 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   const file = configFileFor(options.config, cwd);
   if (file === undefined) return run(flags);
   // The YAML reader and the schema load only when there is a file to read.
-  const { loadConfig } = await import("./load.js");
+  // The saved reports' reader (for --baseline or a baseline key) loads with the file's reader.
+  const [{ loadConfig }, { checkReportInputs: reports }] = await Promise.all([import("./load.js"), import("../cli/preflight-reports.js")]);
   const config = loadConfig(file);
   const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const reporterGiven = flagGiven(options.argv ?? process.argv.slice(2), "reporter");
@@ -126,7 +128,7 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   if (chosen.length === 0) {
     if (flags.candidate !== undefined) checkNotATypo(config, flags.candidate, cwd);
     const shared: RunArgs = { ...flags, out: outRoot, reporter: config.reporters ?? ["console", "json"], ...(config.docsUrl !== undefined ? { docsUrl: config.docsUrl } : {}), ...(config.evidence !== undefined ? { evidence: config.evidence } : {}) };
-    return run(preflightRun(overlayFlags(shared, { ...flags, out: outRoot }, reporterGiven), cwd));
+    return run(preflightRun(overlayFlags(shared, { ...flags, out: outRoot }, reporterGiven), cwd, reports));
   }
   const picked: RunArgs = { ...flags };
   delete picked.candidate;
@@ -138,7 +140,7 @@ export async function runWithConfig(flags: RunArgs, run: (args: RunArgs) => Prom
   // Every candidate's mistakes are found before the first one is launched.
   const planned = chosen.map((candidate) => {
     const out = chosen.length > 1 ? join(outRoot, candidate.name) : outRoot;
-    return { candidate, out, args: configCandidateArgs(candidate, config, { ...picked, out }, reporterGiven, cwd) };
+    return { candidate, out, args: configCandidateArgs(candidate, config, { ...picked, out }, reporterGiven, cwd, reports) };
   });
   let worst: VerdictExitCode = 0;
   const lines: string[] = [];

@@ -31,6 +31,8 @@ interface CandidateBase {
   command: string[];
   expectedFailures?: string;
   flaky?: string;
+  /** A report.json of an earlier run to compare with (the flag --baseline). */
+  baseline?: string;
   level?: string;
   clause?: string[];
   skip?: string[];

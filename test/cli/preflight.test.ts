@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { COMMAND_NEEDS, OPTION_RULES } from "../../src/cli/option-rules.js";
 import { checkApplicable, checkNumbers, preflight, type Argv } from "../../src/cli/preflight.js";
+import { checkReportInputs } from "../../src/cli/preflight-reports.js";
 import { walkCommands } from "../../src/cli/command-walk.js";
 import { COMMANDS } from "../../src/cli/parser.js";
 import { KitError } from "../../src/core/errors.js";
@@ -116,5 +117,43 @@ describe("preflight", () => {
   it("refuses an unwritable report folder and the folder of record --out", () => {
     expect(usage(() => preflight("run", { out: "/proc/nope" }, ctx()))).toMatch(/^--out \/proc\/nope: cannot write reports there/);
     expect(usage(() => preflight("record", { candidate: provider, out: "/proc/nope/t.jsonl" }, ctx()))).toMatch(/^--out \/proc\/nope\/t.jsonl: its folder \/proc\/nope: cannot write reports there/);
+  });
+});
+
+describe("preflight of saved reports: diff OLD NEW and run --baseline", () => {
+  const samples = join(import.meta.dirname, "../fixtures/reports");
+  const providerReport = join(samples, "provider-sample.json");
+  const agentReport = join(samples, "agent-cli-sample.json");
+  const notReport = join(root, "not-a-report.json");
+  writeFileSync(notReport, '{"hello": 1}');
+  const candidate = join(root, "cand");
+  writeFileSync(candidate, "#!/bin/sh\n");
+  chmodSync(candidate, 0o755);
+  const ctx = { env: { PATH: root }, cwd: root, note: () => undefined, reports: checkReportInputs };
+
+  it.each<[string, string, Argv, RegExp]>([
+    ["a missing OLD", "diff", { old: "gone.json", new: providerReport }, /^OLD report gone.json: no such file \[usage\]$/],
+    ["a NEW that is a folder", "diff", { old: providerReport, new: root }, /^NEW report .*: is a directory, not a regular file \[usage\]$/],
+    ["a file that is not a report", "diff", { old: notReport, new: providerReport }, /^.*not-a-report\.json: the document lacks the required property "reportVersion" \[usage\]$/],
+    ["reports of different protocols", "diff", { old: providerReport, new: agentReport }, /^OLD \(.*provider-sample\.json\) is of the provider protocol and NEW \(.*agent-cli-sample\.json\) of agent-cli: compare two runs of one protocol \[usage\]$/],
+    ["a missing --baseline", "run", { protocol: "provider", candidate, baseline: "gone.json" }, /^--baseline gone.json: no such file \[usage\]$/],
+    ["a --baseline that is not a report", "run", { protocol: "provider", candidate, baseline: notReport }, /lacks the required property "reportVersion" \[usage\]$/],
+    ["a --baseline of the other protocol", "run", { protocol: "agent-cli", candidate, baseline: providerReport }, /^--baseline .*provider-sample\.json is of the provider protocol and this run of agent-cli: compare two runs of one protocol \[usage\]$/],
+    ["a --baseline of the other mode (awp-jsonl by default)", "run", { protocol: "agent-cli", candidate, baseline: agentReport }, /^--baseline .*agent-cli-sample\.json ran --mode stream-json and this run --mode awp-jsonl: compare two runs of one mode \[usage\]$/],
+    ["a --baseline of a whole run for one shard", "run", { protocol: "provider", candidate, baseline: providerReport, shard: "1/2" }, /^--baseline .* is a whole run and this run shard 1\/2: combine each run's shards/],
+  ])("refuses %s before anything starts", (_what, command, argv, message) => {
+    expect(usage(() => preflight(command, { out: join(root, "out"), ...argv }, ctx))).toMatch(message);
+  });
+
+  it.each<[string, string, Argv]>([
+    ["two reports of one protocol", "diff", { old: providerReport, new: join(samples, "provider-incomplete-sample.json") }],
+    ["a --baseline of the same protocol and mode", "run", { protocol: "agent-cli", mode: "stream-json", candidate, baseline: agentReport }],
+    ["a --baseline whose protocol the configuration file will say (checked again then)", "run", { baseline: agentReport }],
+  ])("accepts %s", (_what, command, argv) => {
+    expect(usage(() => preflight(command, { out: join(root, "out"), ...argv }, ctx))).toBe("accepted");
+  });
+
+  it("a caller that names a report without the check it needs is a kit bug, never a skipped check", () => {
+    expect(() => preflight("diff", { old: providerReport, new: providerReport }, { ...ctx, reports: undefined })).toThrow(new KitError("kit_bug", "the pre-flight of diff reads saved reports: its caller gives it the check (preflight-reports.ts)"));
   });
 });

@@ -38,7 +38,7 @@ describe("the configuration's keys and run's flags", () => {
   it("a candidate with every key set becomes the run arguments of those flags", () => {
     const config: KitConfig = { file: "/x/c.yaml", candidates: [], reporters: ["junit"], out: "/x/out", docsUrl: "https://docs", evidence: "all" };
     const fuzz = { runs: 3, time: 2, seed: 7, corpus: "/x/corpus" };
-    const common = { command: ["/x/cand", "--a"], expectedFailures: "/x/xf", flaky: "/x/fl", level: "all", clause: ["c"], skip: ["s"], fuzz };
+    const common = { command: ["/x/cand", "--a"], expectedFailures: "/x/xf", flaky: "/x/fl", baseline: "/x/base.json", level: "all", clause: ["c"], skip: ["s"], fuzz };
     const provider: ProviderCandidate = { name: "p", protocol: "provider", ...common, config: { k: 1 }, invalidConfigFile: "/x/inv", bounds: { timeout: 1, budget: 2, budgetSlack: 3, runTimeout: 4, jobs: 5 } };
     const withFile: ProviderCandidate = { ...provider, config: undefined, configFile: "/x/valid.json" } as ProviderCandidate;
     delete withFile.config;
@@ -50,7 +50,7 @@ describe("the configuration's keys and run's flags", () => {
     const set = new Set(args.flatMap((a) => Object.entries(a).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)).map(([k]) => k)));
     // Each described flag's run argument; the fuzz group's keys are the --fuzz-* flags, out/reporter/docs-url the file's own.
     expect([...described].map(camel).filter((key) => !set.has(key))).toEqual([]);
-    expect(args[0]).toMatchObject({ protocol: "provider", candidate: "/x/cand", rest: ["--a"], configJson: '{"k":1}', invalidConfigFile: "/x/inv", timeout: 1, budget: 2, budgetSlack: 3, runTimeout: 4, jobs: 5, fuzzRuns: 3, fuzzTime: 2, seed: 7, corpus: "/x/corpus", reporter: ["junit"], out: "/x/out", docsUrl: "https://docs", evidence: "all", level: "all", clause: ["c"], skip: ["s"], expectedFailures: "/x/xf", flaky: "/x/fl" });
+    expect(args[0]).toMatchObject({ protocol: "provider", candidate: "/x/cand", rest: ["--a"], configJson: '{"k":1}', invalidConfigFile: "/x/inv", timeout: 1, budget: 2, budgetSlack: 3, runTimeout: 4, jobs: 5, fuzzRuns: 3, fuzzTime: 2, seed: 7, corpus: "/x/corpus", reporter: ["junit"], out: "/x/out", docsUrl: "https://docs", evidence: "all", level: "all", clause: ["c"], skip: ["s"], expectedFailures: "/x/xf", flaky: "/x/fl", baseline: "/x/base.json" });
     expect(args[1]).toMatchObject({ configFile: "/x/valid.json" });
     expect(args[1]?.configJson).toBeUndefined();
     expect(args[2]).toMatchObject({ protocol: "agent-cli", mode: "stream-json", model: "m", env: ["A=1"], home: "/x/home", managedTasksOptIn: "OPT", scenario: ["basic"], turnTimeout: 2, orderSkew: 0, outputBudget: 6, taskWaitSlack: 8, jobs: 9 });

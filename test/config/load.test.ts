@@ -53,6 +53,7 @@ describe("a valid configuration", () => {
     write(dir, "valid.json", "{}");
     write(dir, "invalid.json", "[{}]");
     write(dir, "xfail.txt", "");
+    write(dir, "base.json", "{}");
     const file = write(dir, "awp-conformance.config.yaml", [
       "candidates:",
       "  - name: p",
@@ -61,6 +62,7 @@ describe("a valid configuration", () => {
       "    configFile: valid.json",
       "    invalidConfigFile: ./invalid.json",
       "    expectedFailures: xfail.txt",
+      "    baseline: base.json",
       "    bounds: { timeout: 3000, budget: 2000 }",
       "  - name: a",
       "    protocol: agent-cli",
@@ -76,7 +78,7 @@ describe("a valid configuration", () => {
     expect(config.file).toBe(file);
     expect(config.out).toBe(join(dir, "out"));
     expect(config.reporters).toEqual(["console", "junit"]);
-    expect(config.candidates[0]).toMatchObject({ command: [join(dir, "provider.sh"), "--flag"], configFile: join(dir, "valid.json"), invalidConfigFile: join(dir, "invalid.json"), expectedFailures: join(dir, "xfail.txt"), bounds: { timeout: 3000, budget: 2000 } });
+    expect(config.candidates[0]).toMatchObject({ command: [join(dir, "provider.sh"), "--flag"], configFile: join(dir, "valid.json"), invalidConfigFile: join(dir, "invalid.json"), expectedFailures: join(dir, "xfail.txt"), baseline: join(dir, "base.json"), bounds: { timeout: 3000, budget: 2000 } });
     expect(config.candidates[1]).toMatchObject({ command: ["node", "cli.mjs"], env: { BASE: "{{fixture.openai}}" }, home: join(dir, "home"), fuzz: { runs: 5, corpus: join(dir, "corpus") } });
   });
 

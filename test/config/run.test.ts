@@ -117,6 +117,22 @@ describe("run with a configuration file", () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it("a candidate's baseline key is its own --baseline: each is checked against its candidate before the first launch", async () => {
+    const { dir, sub } = project();
+    const samples = join(import.meta.dirname, "../fixtures/reports");
+    const provider = join(samples, "provider-sample.json");
+    const agent = join(samples, "agent-cli-sample.json");
+    writeFileSync(join(dir, "awp-conformance.config.yaml"), `candidates:\n  - { name: a, protocol: provider, command: [./provider.sh], baseline: ${provider} }\n  - { name: b, protocol: agent-cli, command: [node], mode: awp-jsonl, baseline: ${provider} }\n`);
+    const fake = recorder();
+    await expect(runWithConfig(flags(), fake.run, { ...quiet, cwd: sub })).rejects.toThrow(/^--baseline .*provider-sample\.json is of the provider protocol and this run of agent-cli/);
+    expect(fake.calls).toEqual([]);
+    writeFileSync(join(dir, "awp-conformance.config.yaml"), `candidates:\n  - { name: a, protocol: provider, command: [./provider.sh], baseline: ${provider} }\n  - { name: b, protocol: agent-cli, command: [node], mode: stream-json, baseline: ${agent} }\n`);
+    await runWithConfig(flags(), fake.run, { ...quiet, cwd: sub });
+    expect(fake.calls.map((c) => c.baseline)).toEqual([provider, agent]);
+    // One --baseline for several candidates is a mistake: each run has its own.
+    await expect(runWithConfig(flags({ baseline: provider }), recorder().run, { ...quiet, cwd: sub })).rejects.toThrow(/^--baseline configures one candidate, and awp-conformance.config.yaml has 2 to run/);
+  });
+
   it("--no-config, or no file up to the root, leaves the arguments as they were; --config FILE must exist", async () => {
     const { sub } = project();
     const fake = recorder();

@@ -43,6 +43,7 @@ describe("schemas/", () => {
     expect(schemaFiles).toEqual(
       expect.arrayContaining([
         "report.schema.json",
+        "diff.schema.json",
         "matrix.schema.json",
         "suite.schema.json",
         join("provider", "request.schema.json"),

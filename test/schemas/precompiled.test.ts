@@ -16,6 +16,7 @@ import { configYaml } from "../../src/config/templates.js";
 import { sha256 } from "../../src/core/clauses/snapshot.js";
 import { buildReport } from "../../src/core/report/build.js";
 import { buildMatrix } from "../../src/core/report/matrix.js";
+import { diffReports } from "../../src/diff/compare.js";
 import { newKitAjv, precompiledValidator } from "../../src/core/schema.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -41,6 +42,10 @@ const KNOWN_VALID: Record<string, () => unknown[]> = {
     const report = buildReport({ protocol: "provider", argv: ["./p"], startedAt: new Date(0), endedAt: new Date(1000), options: {}, selection: { clause: [], skip: [] }, results: [], deselected: 0, notes: [], secrets: [] });
     const inputs = [{ name: "p", dir: "p", protocol: "provider" as const, origin: "report" as const, report }, { name: "q", dir: "q", protocol: "provider" as const, origin: "run" as const, failure: "did not run" }];
     return [JSON.parse(JSON.stringify(buildMatrix(inputs, { name: "awp-conformance", version: "0.0.0" }))) as unknown];
+  },
+  "diff.schema.json": () => {
+    const sample = (file: string): Parameters<typeof diffReports>[0] => JSON.parse(readFileSync(join(ROOT, "test/fixtures/reports", file), "utf8")) as Parameters<typeof diffReports>[0];
+    return [JSON.parse(JSON.stringify(diffReports(sample("provider-incomplete-sample.json"), sample("provider-sample.json")))) as unknown];
   },
 };
 

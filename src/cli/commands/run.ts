@@ -39,6 +39,7 @@ export function withRunOptions<T>(c: Argv<T>): Argv<T> {
         .option("budget-slack", { type: "number", describe: "provider: how long past the tight-budget probe's budget_ms of 1 an answer still counts as on time, at the least (default 1000; the kit's allowance for start-up, not the contract's)" })
         .option("budget", { type: "number", describe: "provider: budget_ms sent with invocations (default 5000)" })
         .option("run-timeout", { type: "number", describe: `bound of the whole run of one candidate in ms (default ${DEFAULT_RUN_TIMEOUT_MS}): then every candidate process is ended and what was judged is reported` })
+        .option("baseline", { type: "string", describe: "a report.json of an earlier run of this candidate (same protocol and mode): after the run, what changed is printed and written beside the report (diff.md, diff.json), and the run exits 1 only when a clause regressed against it (known failures do not fail it; 4 incomplete, 2 and 3 keep their meaning)" })
         .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge,github (files: report.json, report.xml, report.tap, report.md, report.html, badge.svg + badge.json; github: annotations on stdout and the Markdown summary appended to $GITHUB_STEP_SUMMARY)" }),
     ))))
   ) as unknown as Argv<T>;
@@ -90,6 +91,7 @@ export function runArgsOf(a: Record<string, unknown> & { candidate?: string; arg
     ...optional("quiet", a.quiet as boolean | undefined),
     ...optional("verbose", a.verbose as boolean | undefined),
     ...optional("evidence", a.evidence as string | undefined),
+    ...optional("baseline", a.baseline as string | undefined),
     scenario: list(a.scenario as unknown),
     clause: list(a.clause),
     skip: list(a.skip),
