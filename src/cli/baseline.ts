@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import type { CountedLevel, RunReport } from "../core/report/types.js";
 import type { VerdictExitCode } from "../core/report/judge.js";
-import type { ReportDiff } from "../diff/types.js";
+import type { ReportDiff } from "../core/report/diff-types.js";
 import { diffSaved, emitDiff } from "./diff-run.js";
 import { readSavedReport } from "./preflight-reports.js";
 

@@ -1,5 +1,5 @@
 /**
- * What `diff` and `run --baseline` share around the pure comparison (src/diff/): the replay
+ * What `diff` and `run --baseline` share around the pure comparison (src/core/report/diff-*.ts): the replay
  * files of fuzz findings read for their content identity, and the diff written in the formats
  * asked for (console printed; diff.md and diff.json in the folder).
  */
@@ -7,9 +7,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { KitError } from "../core/errors.js";
 import type { CountedLevel, RunReport } from "../core/report/types.js";
-import { diffReports } from "../diff/compare.js";
-import { seedIdentity, type ReplayIdentity } from "../diff/replays.js";
-import type { ReportDiff } from "../diff/types.js";
+import { diffReports } from "../core/report/diff-compare.js";
+import { seedIdentity, type ReplayIdentity } from "../core/report/diff-replays.js";
+import type { ReportDiff } from "../core/report/diff-types.js";
 import { corpusName } from "../fuzz/corpus.js";
 import { readReplay } from "../fuzz/replay.js";
 import { appendStepSummary } from "./output.js";

@@ -10,7 +10,7 @@ import { parseSavedReport } from "../core/inputs/report.js";
 import { readInputFile } from "../core/inputs/read.js";
 import { parseShard } from "../core/report/shard.js";
 import type { RunReport } from "../core/report/types.js";
-import { checkComparable, mismatch, type RunShape } from "../diff/comparable.js";
+import { checkComparable, mismatch, type RunShape } from "../core/report/diff-comparable.js";
 import { KitError } from "../core/errors.js";
 import type { CommandNeeds } from "./option-rules.js";
 

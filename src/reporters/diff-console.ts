@@ -4,7 +4,7 @@
  * fuzz replays new in NEW, the notes and the verdict. Report text goes through printableLine.
  */
 import { printableLine } from "../core/printable.js";
-import type { ClauseChange, ReportDiff } from "../diff/types.js";
+import type { ClauseChange, ReportDiff } from "../core/report/diff-types.js";
 import { changeLabel, headline, notCountedWhy, transitionText, verdictText } from "./diff-words.js";
 import { makeStyle, type Style } from "./style.js";
 

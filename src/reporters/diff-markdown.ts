@@ -3,7 +3,7 @@
  * out). Everything taken from the reports goes through escapeMarkdown, as in the run's
  * Markdown report: a hostile report cannot add markup, links or HTML, nor break a table row.
  */
-import type { ClauseChange, ReportDiff } from "../diff/types.js";
+import type { ClauseChange, ReportDiff } from "../core/report/diff-types.js";
 import { changeLabel, headline, notCountedWhy, transitionText, verdictText } from "./diff-words.js";
 import { escapeMarkdown } from "./markdown.js";
 

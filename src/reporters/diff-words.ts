@@ -2,7 +2,7 @@
  * The words the diff's console and Markdown renderings share: the headline, each change's
  * label and what it went from and to. Raw text: each renderer escapes it for its medium.
  */
-import type { ClauseChange, ClauseSide, DiffCounts, ReportDiff } from "../diff/types.js";
+import type { ClauseChange, ClauseSide, DiffCounts, ReportDiff } from "../core/report/diff-types.js";
 
 const STATUS: Readonly<Record<ClauseSide["status"], string>> = { pass: "pass", fail: "fail", skip: "skipped", "not-applicable": "not applicable" };
 

@@ -12,7 +12,7 @@ import { KitError } from "../../src/core/errors.js";
 import { summarize } from "../../src/core/report/judge.js";
 import type { ClauseResult, RunReport } from "../../src/core/report/types.js";
 import { kitSchema } from "../../src/core/schema.js";
-import { diffReports } from "../../src/diff/compare.js";
+import { diffReports } from "../../src/core/report/diff-compare.js";
 import { reportOf } from "../core/report/report-of.js";
 import { ROOT } from "../integration/cli.js";
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { summarize } from "../../src/core/report/judge.js";
 import type { RunReport } from "../../src/core/report/types.js";
 import { kitSchema } from "../../src/core/schema.js";
-import type { ReportDiff } from "../../src/diff/types.js";
+import type { ReportDiff } from "../../src/core/report/diff-types.js";
 import { readReport, ROOT, runCli, useTempDirs, type CliResult } from "./cli.js";
 
 const MOCK = join(ROOT, "dist/src/mocks/provider.js");

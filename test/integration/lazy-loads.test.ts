@@ -52,7 +52,7 @@ describe("a run loads what it uses", () => {
     for (const absent of ["yaml", "badge-maker"]) expect(json.packages).not.toContain(absent);
     for (const absent of ["runner/agent-cli/suite", "servers/index", "reporters/html", "reporters/badge"]) expect(json.kit).not.toContain(absent);
     // Without --baseline, nothing of the diff, nor the saved reports' pre-flight.
-    for (const absent of ["cli/preflight-reports", "cli/baseline", "diff/compare"]) expect(json.kit).not.toContain(absent);
+    for (const absent of ["cli/preflight-reports", "cli/baseline", "core/report/diff-compare"]) expect(json.kit).not.toContain(absent);
     // The same run asked for the badge loads it: the checks above can fail.
     expect(badge.packages).toContain("badge-maker");
     expect(badge.kit).toContain("reporters/badge");

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ClauseResult } from "../../src/core/report/types.js";
-import { diffReports } from "../../src/diff/compare.js";
+import { diffReports } from "../../src/core/report/diff-compare.js";
 import { renderDiffConsole } from "../../src/reporters/diff-console.js";
 import { renderDiffJson, renderDiffMarkdown } from "../../src/reporters/diff-markdown.js";
 import { reportOf } from "../core/report/report-of.js";

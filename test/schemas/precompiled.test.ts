@@ -16,7 +16,7 @@ import { configYaml } from "../../src/config/templates.js";
 import { sha256 } from "../../src/core/clauses/snapshot.js";
 import { buildReport } from "../../src/core/report/build.js";
 import { buildMatrix } from "../../src/core/report/matrix.js";
-import { diffReports } from "../../src/diff/compare.js";
+import { diffReports } from "../../src/core/report/diff-compare.js";
 import { newKitAjv, precompiledValidator } from "../../src/core/schema.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -11,7 +11,7 @@ export const DIFF_EXIT_CODES = [
   "  3  the kit itself failed",
 ].join("\n");
 
-/** `awp-conformance diff OLD NEW`: what changed between two runs (src/diff/), and whether anything regressed. */
+/** `awp-conformance diff OLD NEW`: what changed between two runs (src/core/report/diff-*.ts), and whether anything regressed. */
 export function diffCommand(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "diff <old> <new>",

@@ -11,13 +11,13 @@
  * nor is a clause the other report does not have (a kit upgrade or another selection): a new
  * clause that fails shows as added, failing, and fails NEW's own verdict.
  */
-import { isCounted } from "../core/report/judge.js";
-import type { ClauseResult, CountedLevel, Finding, RunReport } from "../core/report/types.js";
-import { kitVersion } from "../core/paths.js";
-import { makeSelector } from "../core/clauses/patterns.js";
-import { checkComparable } from "./comparable.js";
-import { newReplays, type ReplayIdentity } from "./replays.js";
-import { DIFF_LIMITS, type ChangeKind, type ClauseChange, type ClauseSide, type DiffCounts, type DiffSide, type ReportDiff } from "./types.js";
+import { isCounted } from "./judge.js";
+import type { ClauseResult, CountedLevel, Finding, RunReport } from "./types.js";
+import { kitVersion } from "../paths.js";
+import { makeSelector } from "../clauses/patterns.js";
+import { checkComparable } from "./diff-comparable.js";
+import { newReplays, type ReplayIdentity } from "./diff-replays.js";
+import { DIFF_LIMITS, type ChangeKind, type ClauseChange, type ClauseSide, type DiffCounts, type DiffSide, type ReportDiff } from "./diff-types.js";
 
 export interface DiffOptions {
   /** The levels whose regressions count (default must). */

@@ -2,7 +2,7 @@
  * The difference between two run reports (`awp-conformance diff OLD NEW`, `run --baseline`):
  * plain data, described by schemas/diff.schema.json and rendered by reporters/diff-*.ts.
  */
-import type { ClauseStatus, CountedLevel, Level, ReportProtocol, RunReport } from "../core/report/types.js";
+import type { ClauseStatus, CountedLevel, Level, ReportProtocol, RunReport } from "./types.js";
 
 /**
  * What happened to one clause between OLD and NEW:

@@ -4,8 +4,8 @@
  * replay files and names each by its content, fuzz/corpus.ts corpusName: two runs with
  * different seeds, or folders, that find the same case agree); without one, by seed and path.
  */
-import type { Finding, RunReport } from "../core/report/types.js";
-import type { NewReplay } from "./types.js";
+import type { Finding, RunReport } from "./types.js";
+import type { NewReplay } from "./diff-types.js";
 
 /** The identity of a fuzz finding's case; `side` says which report it is of. */
 export type ReplayIdentity = (finding: Finding & { fuzzCase: NonNullable<Finding["fuzzCase"]> }, side: "old" | "new") => string;

@@ -3,9 +3,9 @@
  * agent CLI's awp-jsonl and stream-json runs judge different wire formats), and the same part
  * of a run (a shard's report holds only its own clauses). Anything else is unusable input (exit 2).
  */
-import { KitError } from "../core/errors.js";
-import { printable } from "../core/printable.js";
-import type { RunReport } from "../core/report/types.js";
+import { KitError } from "../errors.js";
+import { printable } from "../printable.js";
+import type { RunReport } from "./types.js";
 
 /** What decides whether two runs compare: what `run` is about to do is described the same way (run --baseline). */
 export interface RunShape {

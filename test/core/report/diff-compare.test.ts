@@ -4,14 +4,14 @@
  * that cannot be compared. Every diff made here obeys schemas/diff.schema.json.
  */
 import { describe, expect, it } from "vitest";
-import { KitError } from "../../src/core/errors.js";
-import type { ClauseResult, Finding, Level, RunReport } from "../../src/core/report/types.js";
-import { kitSchema } from "../../src/core/schema.js";
-import { checkComparable } from "../../src/diff/comparable.js";
-import { changeKind, diffReports } from "../../src/diff/compare.js";
-import type { ReplayIdentity } from "../../src/diff/replays.js";
-import type { ReportDiff } from "../../src/diff/types.js";
-import { reportOf } from "../core/report/report-of.js";
+import { KitError } from "../../../src/core/errors.js";
+import type { ClauseResult, Finding, Level, RunReport } from "../../../src/core/report/types.js";
+import { kitSchema } from "../../../src/core/schema.js";
+import { checkComparable } from "../../../src/core/report/diff-comparable.js";
+import { changeKind, diffReports } from "../../../src/core/report/diff-compare.js";
+import type { ReplayIdentity } from "../../../src/core/report/diff-replays.js";
+import type { ReportDiff } from "../../../src/core/report/diff-types.js";
+import { reportOf } from "./report-of.js";
 
 const id = (name: string): string => `provider/area/${name}`;
 const pass = (name: string, level: Level = "MUST"): ClauseResult => ({ id: id(name), level, title: `${name} holds`, status: "pass", judged: 1, findings: [] });
