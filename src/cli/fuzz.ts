@@ -21,6 +21,8 @@ import { readLaunch, readOutputBudget } from "./agent-options.js";
 import { DEFAULT_OUTPUT_BUDGET_MIB } from "../core/agent-cli/types.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
+import { startDifferential } from "./fuzz-against.js";
+import { differentialLine } from "../core/report/differential.js";
 import type { FuzzArgs, RunArgs } from "./run-args.js";
 
 export type { FuzzArgs };
@@ -61,12 +63,15 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     // Bound in the dialect the fixed suite found the Provider verifies (fuzz cases are resent in another one on refusal anyway).
     const target = { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) };
     const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
+    // --against: the other provider gets the fixed calls now and every case beside the candidate (fuzz-against.ts).
+    const differential = args.against === undefined ? undefined : await startDifferential(args, { target, replay: candidate, config: value });
     const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
     await untilInterrupted(corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds));
-    const result = await fuzzProvider(ctx, target, budget, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onResult: corpus.onProviderCase } : {}) });
+    const result = await fuzzProvider(differential === undefined ? ctx : { ...ctx, configFocus: true }, target, budget, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onResult: corpus.onProviderCase } : {}), ...(differential !== undefined ? { alongside: differential.run.alongside } : {}) });
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, tally: result.tally, ...corpusPart(corpus), ...emptySlice(budget) };
+    const compared = differential === undefined ? {} : { differential: await differential.finish({ ...ctx, configFocus: true }, budget, outDir) };
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, tally: result.tally, ...corpusPart(corpus), ...emptySlice(budget), ...compared };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
@@ -137,5 +142,8 @@ export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: Fuzz
     secrets,
     ...(halted !== undefined ? { halted } : {}),
   });
-  return withFuzzSection(base, outcome, secrets);
+  // Differential fuzzing: the differences go beside the candidate's clauses, redacted with them.
+  const compared = outcome.differential === undefined ? base : { ...base, differential: outcome.differential };
+  const line = differentialLine(compared);
+  return withFuzzSection(line === undefined ? compared : { ...compared, notes: [...compared.notes, line, "The clauses of this report are the candidate's (the first provider's); the other provider is judged only on the cases where the two differ. Run `awp-conformance fuzz OTHER` with the same --seed for its own clause verdicts."] }, outcome, secrets);
 }
