@@ -131,7 +131,7 @@ export class DifferentialRun {
       // Flaky: the difference did not come back; nothing is kept that the replay file would not show.
       if (difference === undefined) continue;
       const request = differingRequest(chosen.c, difference);
-      kept.push({ seed, path: chosen.path, shrunk: minimal !== undefined, request, difference, support: judgeSupport(difference, request, answers.mine, answers.theirs) });
+      kept.push({ seed, path: chosen.path, shrunk: minimal !== undefined, request, difference, support: judgeSupport(answers.mine, answers.theirs) });
     }
     return kept;
   }

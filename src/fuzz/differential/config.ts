@@ -48,8 +48,9 @@ export function withConfig(c: ProviderCase, swap: ConfigSwap | undefined): Provi
   }
   const base = c.base !== undefined ? withConfig(c.base, swap) : undefined;
   const pairs: [string, string][] = [
-    [wireJson(swap.from.value), wireJson(swap.to.value)],
-    [swap.from.revision, swap.to.revision],
+    // With their keys, so generated text that happens to hold the same characters stays as it is.
+    [`"config":${wireJson(swap.from.value)}`, `"config":${wireJson(swap.to.value)}`],
+    [`"config_revision":"${swap.from.revision}"`, `"config_revision":"${swap.to.revision}"`],
   ];
   if (c.base?.value !== undefined && base?.value !== undefined) pairs.push([String(rebased(c.base).input_digest), String(rebased(base).input_digest)]);
   const value = c.value !== undefined ? movedValue(c.value, swap) : undefined;
