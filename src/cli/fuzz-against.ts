@@ -9,7 +9,7 @@ import type { DifferentialSummary } from "../core/report/types.js";
 import { DifferentialRun } from "../fuzz/differential/campaign.js";
 import { swapOf } from "../fuzz/differential/config.js";
 import { differentialSection } from "../fuzz/differential/report.js";
-import { writeDifferences } from "../fuzz/differential/replay.js";
+import { differenceId, writeDifferences } from "../fuzz/differential/replay.js";
 import { answerText } from "../fuzz/differential/answer.js";
 import type { ProviderTarget } from "../fuzz/provider-run.js";
 import { providerCaseArb } from "../fuzz/provider/index.js";
@@ -39,25 +39,33 @@ export interface DifferentialPhase {
   finish(ctx: ProviderFuzzContext, budget: FuzzBudget, outDir: string): Promise<DifferentialSummary>;
 }
 
-/** Sets up the other side (after the candidate's own preparation) and sends it the fixed calls. */
-export async function startDifferential(args: FuzzArgs, candidate: { target: ProviderTarget; replay: ReplayCandidate; config: Config }): Promise<DifferentialPhase> {
-  if (args.corpus !== undefined || args.shard !== undefined) throw new KitError("usage", `--against does not combine with ${args.corpus !== undefined ? "--corpus" : "--shard"}: a differential run compares one whole campaign of two providers`);
+/** The other provider as the campaign runs it: read before anything is launched, so a bad option is a usage error first. */
+export interface AgainstSide {
+  argv: string[];
+  config: Config;
+  target: ProviderTarget;
+  replay: ReplayCandidate;
+}
+
+export function readAgainst(args: FuzzArgs, mine: Config, timeoutMs: number): AgainstSide {
   const argv = againstArgv(args);
-  const config = againstConfig(args, candidate.config);
-  const target: ProviderTarget = { argv, config: config.value, timeoutMs: candidate.target.timeoutMs };
-  const swap = swapOf(candidate.config, config);
-  const replay: ReplayCandidate = { argv, config: config.value, configDocument: config.document, timeoutMs: candidate.target.timeoutMs };
+  const config = againstConfig(args, mine);
+  return { argv, config, target: { argv, config: config.value, timeoutMs }, replay: { argv, config: config.value, configDocument: config.document, timeoutMs } };
+}
+
+/** Sends the other side the fixed calls (after the candidate's own preparation); every case then goes to it beside the candidate. */
+export async function startDifferential(args: { quiet?: boolean }, other: AgainstSide, candidate: { target: ProviderTarget; replay: ReplayCandidate; config: Config }): Promise<DifferentialPhase> {
+  const { argv, target, replay } = other;
+  const swap = swapOf(candidate.config, other.config);
   const run = new DifferentialRun({ candidate: candidate.target, against: target, ...(swap !== undefined ? { swap } : {}) });
   await run.prepare(candidate.config.value);
   return {
     run,
     async finish(ctx, budget, outDir) {
-      if (run.found > 0) process.stderr.write(`fuzz: ${run.found} kind(s) of difference found; shrinking them\n`);
+      if (run.found > 0 && args.quiet !== true) process.stderr.write(`awp-conformance: ${run.found} kind(s) of difference between the providers; shrinking them\n`);
       const kept = await run.finish(providerCaseArb(ctx), budget.seed);
       writeDifferences(kept, candidate.replay, replay, outDir);
-      for (const k of kept) {
-        process.stdout.write(`difference (${k.difference.aspects.join(", ")}) on ${k.request.label}\n  candidate: ${answerText(k.difference.candidate)}\n  against:   ${answerText(k.difference.against)}\n  ${k.support.why}\n  replay: ${k.reproduce ?? ""}\n`);
-      }
+      for (const k of kept) process.stdout.write(`fuzz: difference ${differenceId(k.difference)} — the candidate answered ${answerText(k.difference.candidate)}, the other ${answerText(k.difference.against)}\n  seed ${k.seed}, path ${k.path}\n  replay: ${k.reproduce ?? ""}\n`);
       return differentialSection(argv, run.cases, run.calls, kept);
     },
   };

@@ -21,7 +21,7 @@ import { readLaunch, readOutputBudget } from "./agent-options.js";
 import { DEFAULT_OUTPUT_BUDGET_MIB } from "../core/agent-cli/types.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
-import { startDifferential } from "./fuzz-against.js";
+import { readAgainst, startDifferential } from "./fuzz-against.js";
 import { differentialLine } from "../core/report/differential.js";
 import type { FuzzArgs, RunArgs } from "./run-args.js";
 
@@ -57,6 +57,7 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const value = config ?? { value: {}, document: "{}" };
     const budgetMs = args.budget ?? 5000;
     const timeoutMs = args.timeout ?? budgetMs + 1000;
+    const other = args.against === undefined ? undefined : readAgainst(args, value, timeoutMs);
     const ctx = await untilInterrupted(prepareProviderFuzz(argv, value, budgetMs, timeoutMs));
     if (ctx === undefined) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 0, seed: budget.seed, failures: [], unit: "request", skipped: "the kit was interrupted before fuzzing started" };
     if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], unit: "request", skipped: ctx.reason };
@@ -64,7 +65,7 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const target = { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) };
     const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
     // --against: the other provider gets the fixed calls now and every case beside the candidate (fuzz-against.ts).
-    const differential = args.against === undefined ? undefined : await startDifferential(args, { target, replay: candidate, config: value });
+    const differential = other === undefined ? undefined : await startDifferential(args, other, { target, replay: candidate, config: value });
     const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
     await untilInterrupted(corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds));
     const result = await fuzzProvider(differential === undefined ? ctx : { ...ctx, configFocus: true }, target, budget, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onResult: corpus.onProviderCase } : {}), ...(differential !== undefined ? { alongside: differential.run.alongside } : {}) });

@@ -18,6 +18,8 @@ export interface OptionRule {
   commands?: readonly string[];
   /** Another option it only qualifies: given without it, the option means nothing. */
   needs?: string;
+  /** Options it does not combine with, and why. */
+  excludes?: { options: readonly string[]; why: string };
 }
 
 const AGENT_CLI: readonly Protocol[] = ["agent-cli"];
@@ -35,7 +37,7 @@ export const OPTION_RULES: readonly OptionRule[] = [
   // check-launch judges a host: these describe an agent-cli host's configuration.
   ...["expect-model", "expect-mode", "expect-env-json", "expect-resume", "remote-opt-in", "shutdown-grace"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
   // Differential fuzzing: the second provider and what only it is given.
-  ...provider("against"),
+  { option: "against", protocols: PROVIDER, excludes: { options: ["corpus", "shard"], why: "a differential run compares one whole campaign of two providers" } },
   ...["against-arg", "against-config-json", "against-config-file"].map((option): OptionRule => ({ option, protocols: PROVIDER, needs: "against" })),
   // Fuzzing's own options mean nothing to a run that does not fuzz.
   { option: "seed", fuzzing: true, commands: ["run"] },

@@ -59,6 +59,8 @@ function misapplied(rule: OptionRule, command: string, protocol: Protocol | unde
   if (rule.protocols !== undefined && protocol !== undefined && !rule.protocols.includes(protocol)) {
     return `--${rule.option} applies to ${rule.protocols.map((p) => `--protocol ${p}`).join(" or ")} only, and this ${command} checks ${protocolName(protocol)}: leave it out`;
   }
+  const excluded = rule.excludes?.options.find((option) => given(argv[option]));
+  if (excluded !== undefined) return `--${rule.option} does not combine with --${excluded}: ${rule.excludes?.why ?? "leave one out"}`;
   if (rule.needs !== undefined && !given(argv[rule.needs])) return `--${rule.option} applies only with --${rule.needs}: give --${rule.needs} too, or leave --${rule.option} out`;
   if (rule.fuzzing === true && !fuzzes(argv)) return `--${rule.option} applies only when the run fuzzes: give --fuzz-runs or --fuzz-time too, or leave --${rule.option} out`;
   return undefined;

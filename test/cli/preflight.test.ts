@@ -112,6 +112,8 @@ describe("preflight", () => {
     expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, "against-config-json": "{}", out: "o" }, ctx()))).toMatch(/^--against-config-json applies only with --against/);
     expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: provider, "against-config-file": "nope.json", out: "o" }, ctx()))).toMatch(/^--against-config-file nope.json: no such file/);
     expect(usage(() => preflight("fuzz", { protocol: "agent-cli", candidate: provider, against: provider, out: "o" }, ctx()))).toMatch(/^--against applies to --protocol provider only/);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: provider, corpus: "c", out: "o" }, ctx()))).toBe("--against does not combine with --corpus: a differential run compares one whole campaign of two providers [usage]");
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: provider, shard: "1/2", out: "o" }, ctx()))).toMatch(/^--against does not combine with --shard/);
   });
 
   it("checks the candidate before it makes the report folder", () => {
