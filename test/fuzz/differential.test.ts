@@ -151,6 +151,19 @@ describe("the campaign of differences", () => {
   });
 });
 
+describe("the fixed calls", () => {
+  it("go to both sides; a description the contract refuses is judged on the describe clauses", async () => {
+    const describing = (effects: string[]) => (r: JsonObject) => ({ code: 0, stdout: JSON.stringify({ api_version: API, request_id: r.request_id, status: "ok", ...(r.method === "describe" ? { operations: [{ name: "check", events: ["tool.before"], effects }] } : {}) }) });
+    const call = fakeCall({ a: describing(["observe", "block"]), b: describing(["observe", "block", "allow"]) });
+    const run = new DifferentialRun({ candidate: target("a"), against: target("b"), call });
+    await run.prepare(ctx.config);
+    const [kept, ...rest] = await run.finish(validCaseArb(ctx), 1);
+    expect(rest).toEqual([]);
+    expect(kept).toMatchObject({ path: "describe", shrunk: false, difference: { key: "describe|operations" }, support: { supports: "candidate", candidateClauses: [] } });
+    expect(kept?.support.againstClauses).toContain("provider/describe/operation-effects");
+  });
+});
+
 describe("the other provider's configuration", () => {
   const other = { value: { blocked_tools: ["other_tool"] }, document: '{"blocked_tools":["other_tool"]}' };
   const swap = swapOf({ value: ctx.config, document: JSON.stringify(ctx.config) }, other)!;

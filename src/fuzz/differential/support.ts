@@ -5,7 +5,8 @@
  * contract (two policies may decide differently). Pure: transcripts in, a judgement out.
  */
 import type { ProviderTranscript } from "../../core/provider/types.js";
-import { findingsOf, judgeProviderCase } from "../provider-run.js";
+import { judgeProviderTranscript } from "../../core/provider/judge.js";
+import { findingsOf, FUZZ_PROVIDER_CLAUSES, judgeProviderCase } from "../provider-run.js";
 
 export type Supports = "candidate" | "against" | "neither" | "both";
 
@@ -18,7 +19,21 @@ export interface SupportJudgement {
   againstClauses: string[];
 }
 
-const clausesOf = (transcript: ProviderTranscript): string[] => [...new Set(findingsOf(judgeProviderCase(transcript)).map((f) => f.clause))];
+/**
+ * The fixed describe and validate_config calls are also judged on the clauses of one such
+ * answer (its shape, its operations, the configuration accepted); not on those that need two
+ * calls, a fresh folder or the invalid configurations the fixed suite sends.
+ */
+const PREPARATION_CLAUSES: ReadonlySet<string> = new Set([
+  ...["answers-ok", "operation-count", "operation-shape", "operation-names", "operation-events", "operation-effects", "admissible-operation"].map((c) => `provider/describe/${c}`),
+  ...["accepts-valid-config", "ok-shape"].map((c) => `provider/validate-config/${c}`),
+]);
+
+function clausesOf(transcript: ProviderTranscript): string[] {
+  const prepared = transcript.exchanges.some((e) => e.purpose === "describe" || e.purpose === "config-valid");
+  const results = prepared ? judgeProviderTranscript(transcript, (id) => FUZZ_PROVIDER_CLAUSES.includes(id) || PREPARATION_CLAUSES.has(id)).results : judgeProviderCase(transcript);
+  return [...new Set(findingsOf(results).map((f) => f.clause))];
+}
 
 /** Who the contract supports on one differing case: each side's transcript judged on the clauses a fuzzed request can break. */
 export function judgeSupport(mine: ProviderTranscript, theirs: ProviderTranscript): SupportJudgement {
