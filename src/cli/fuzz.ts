@@ -146,5 +146,5 @@ export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: Fuzz
   // Differential fuzzing: the differences go beside the candidate's clauses, redacted with them.
   const compared = outcome.differential === undefined ? base : { ...base, differential: outcome.differential };
   const line = differentialLine(compared);
-  return withFuzzSection(line === undefined ? compared : { ...compared, notes: [...compared.notes, line, "The clauses of this report are the candidate's (the first provider's); the other provider is judged only on the cases where the two differ. Run `awp-conformance fuzz OTHER` with the same --seed for its own clause verdicts."] }, outcome, secrets);
+  return withFuzzSection(line === undefined ? compared : { ...compared, notes: [...compared.notes, line, "The clauses of this report are the candidate's (the first provider's). The other provider's answers are judged on the same clauses case by case (the differential section lists those it failed), but its failures are not shrunk or reported as clause results: run `awp-conformance fuzz` on it for its own verdict."] }, outcome, secrets);
 }

@@ -142,6 +142,7 @@ describe("the campaign of differences", () => {
     for (const [index, c] of cases.entries()) await run.alongside(c, index, runProviderCase(c, target("a"), call));
     expect(run.cases).toBe(30);
     expect(run.found).toBe(1);
+    expect([...run.againstFailed]).toEqual(["provider/transport/valid-request-exits-zero"]);
     const [kept] = await run.finish(arb, 7);
     expect(kept?.shrunk).toBe(true);
     expect(kept?.support.supports).toBe("candidate");

@@ -22,6 +22,7 @@ describe("awp-conformance fuzz --protocol provider --against OTHER", () => {
     expect(report.summary.verdict).toBe("conformant");
     const differences = report.differential?.differences ?? [];
     expect(differences).toHaveLength(1);
+    expect(report.differential?.againstFailed).toEqual([]);
     const [d] = differences;
     expect(d).toMatchObject({ id: "provider/differential/invoke-effects", aspects: ["effects"], shrunk: true, supports: "both", candidate: { answer: "ok (effects [block])", clauses: [] }, against: { answer: "ok (effects [])", clauses: [] } });
     const request = JSON.parse(d?.request.text ?? "{}") as { event: { name: string; tool: { native_name: string; input: unknown } }; allowed_effects: string[] };
@@ -48,7 +49,7 @@ describe("awp-conformance fuzz --protocol provider --against OTHER", () => {
     const result = await runCli(["fuzz", "--protocol", "provider", "--fuzz-runs", "12", "--seed", "1", ...CONFIG, "--against", REFERENCE, "--out", out, "--reporter", "json", "--quiet", REFERENCE]);
     expect(result.code, result.stderr).toBe(0);
     const report = readReport(out);
-    expect(report.differential).toMatchObject({ against: [REFERENCE], cases: 12, differences: [] });
+    expect(report.differential).toMatchObject({ against: [REFERENCE], cases: 12, againstFailed: [], differences: [] });
     expect(report.notes.join("\n")).toMatch(/12 cases answered by both, no difference a host would act on/);
   });
 });

@@ -14,6 +14,7 @@ const differential: DifferentialSummary = {
   against: ["./other", "--fault", "x"],
   cases: 20,
   calls: 61,
+  againstFailed: [],
   differences: [
     {
       id: "provider/differential/invoke-effects",

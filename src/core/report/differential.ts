@@ -17,5 +17,6 @@ export function differentialLine(report: Pick<RunReport, "differential">): strin
   const d = report.differential;
   if (d === undefined) return undefined;
   const n = d.differences.length;
-  return `Differential fuzzing against ${d.against.join(" ")}: ${d.cases} cases answered by both, ${n === 0 ? "no difference a host would act on" : `${n} kind${n === 1 ? "" : "s"} of difference`}.`;
+  const failed = d.againstFailed.length === 0 ? "" : ` The other provider's answers failed ${d.againstFailed.join(", ")} on some case (run \`awp-conformance fuzz\` on it for its own verdict and shrunk cases).`;
+  return `Differential fuzzing against ${d.against.join(" ")}: ${d.cases} cases answered by both, ${n === 0 ? "no difference a host would act on" : `${n} kind${n === 1 ? "" : "s"} of difference`}.${failed}`;
 }

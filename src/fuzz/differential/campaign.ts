@@ -11,7 +11,7 @@ import { wireJson } from "../../core/json/index.js";
 import { describeRequest, validateConfigRequest } from "../../core/provider/requests.js";
 import type { JsonObject, ProviderTranscript } from "../../core/provider/types.js";
 import { callProvider, type ProviderCall } from "../../runner/provider/call.js";
-import { MAX_SHRINK_CASES, runProviderCase, type ProviderTarget } from "../provider-run.js";
+import { caseResults, MAX_SHRINK_CASES, runProviderCase, type ProviderTarget } from "../provider-run.js";
 import type { ProviderCase } from "../types.js";
 import { withConfig, type ConfigSwap } from "./config.js";
 import { differenceOf, differingRequest, type CaseDifference } from "./pair.js";
@@ -70,6 +70,8 @@ export class DifferentialRun {
   calls = 0;
   /** Cases both sides answered. */
   cases = 0;
+  /** Clauses the other provider's answers failed on some generated case (its own verdict is `fuzz OTHER`'s). */
+  readonly againstFailed = new Set<string>();
   private readonly first = new Map<string, Found>();
   private readonly call: ProviderCall;
 
@@ -87,6 +89,7 @@ export class DifferentialRun {
     const mine = await running.catch(() => undefined);
     if (mine === undefined || interrupted() !== undefined) return;
     this.cases++;
+    for (const result of caseResults(c, theirs)) if (result.status === "fail") this.againstFailed.add(result.id);
     this.note(c, index, String(index), differenceOf(c, mine, theirs));
   };
 
