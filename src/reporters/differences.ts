@@ -58,7 +58,7 @@ export function htmlDifferenceSection(report: RunReport): string {
   const d = report.differential;
   if (d === undefined) return "";
   const items = d.differences.map((x) => `<li><strong>${escapeText(differenceHeadline(x))}</strong><pre>${escapeText([...differenceBody(x), `request: ${x.request.text}`].join("\n"))}</pre></li>`);
-  return `<section id="differences"><h2>Differences against ${escapeText(againstText(report))}</h2><p>${escapeText(`${d.differences.length} kind(s) of difference in ${d.cases} cases answered by both providers (${d.calls} calls). Differences are findings of their own, not clause results.`)}</p>${items.length > 0 ? `<ol>${items.join("")}</ol>` : ""}</section>`;
+  return `<section class="box" id="differences"><h2>Differences against ${escapeText(againstText(report))}</h2><p>${escapeText(`${d.differences.length} kind(s) of difference in ${d.cases} cases answered by both providers (${d.calls} calls). Differences are findings of their own, not clause results.`)}</p>${items.length > 0 ? `<ol>${items.join("")}</ol>` : ""}</section>`;
 }
 
 /** JUnit: each difference a failing testcase of the run suite (a reader counts failures only). */

@@ -152,6 +152,19 @@ describe("the campaign of differences", () => {
   });
 });
 
+describe("a difference that does not come back", () => {
+  it("is reported as it was seen, said to be flaky, not dropped", async () => {
+    let calls = 0;
+    const call = fakeCall({ a: answerOk([]), b: (r) => (calls++ === 0 ? answerOk([{ type: "observe" }])(r) : answerOk([])(r)) });
+    const run = new DifferentialRun({ candidate: target("a"), against: target("b"), call });
+    await run.alongside(valid, 0, runProviderCase(valid, target("a"), call));
+    const kept = await run.finish(validCaseArb(ctx), 3);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ shrunk: false, path: "0", difference: { key: "invoke|effects" }, support: { supports: "both" } });
+    expect(kept[0]?.support.why).toMatch(/^seen once, not when the case ran again/);
+  });
+});
+
 describe("the fixed calls", () => {
   it("go to both sides; a description the contract refuses is judged on the describe clauses", async () => {
     const describing = (effects: string[]) => (r: JsonObject) => ({ code: 0, stdout: JSON.stringify({ api_version: API, request_id: r.request_id, status: "ok", ...(r.method === "describe" ? { operations: [{ name: "check", events: ["tool.before"], effects }] } : {}) }) });

@@ -66,7 +66,7 @@ describe("the differential section of a report", () => {
     expect(md).toContain("### Differences between the two providers");
     expect(md).toContain("| effects | check tool.before \\[block\\]: native\\_name &lt;b&gt;\"example\\_tool\"&lt;/b&gt; \\| from the config |");
     const html = renderHtml(report, { color: false });
-    expect(html).toContain('<section id="differences"><h2>Differences against ./other --fault x</h2>');
+    expect(html).toContain('<section class="box" id="differences"><h2>Differences against ./other --fault x</h2>');
     expect(html).toContain("native_name &lt;b&gt;");
     expect(html).not.toContain("<b>\"example_tool\"</b>");
     const xml = renderJunit(report, { color: false });

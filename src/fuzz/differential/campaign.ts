@@ -46,6 +46,9 @@ interface Found {
   index: number;
   path: string;
   c: ProviderCase;
+  /** What was seen: reported as it is when running the case again does not show it (a flaky answer). */
+  difference: CaseDifference;
+  answers: BothAnswers;
 }
 
 /** Both providers' transcripts of one case (the other's moved to its own configuration). */
@@ -90,7 +93,7 @@ export class DifferentialRun {
     if (mine === undefined || interrupted() !== undefined) return;
     this.cases++;
     for (const result of caseResults(c, theirs)) if (result.status === "fail") this.againstFailed.add(result.id);
-    this.note(c, index, String(index), differenceOf(c, mine, theirs));
+    this.note(c, index, String(index), { mine, theirs });
   };
 
   /** Both sides of one case, side by side. */
@@ -103,13 +106,14 @@ export class DifferentialRun {
   async prepare(config: JsonObject): Promise<void> {
     for (const [at, { path, c }] of preparationCases(config).entries()) {
       const { mine, theirs } = await this.both(c);
-      this.note(c, -2 + at, path, differenceOf(c, mine, theirs));
+      this.note(c, -2 + at, path, { mine, theirs });
     }
   }
 
-  private note(c: ProviderCase, index: number, path: string, difference: CaseDifference | undefined): void {
+  private note(c: ProviderCase, index: number, path: string, answers: BothAnswers): void {
+    const difference = differenceOf(c, answers.mine, answers.theirs);
     if (difference === undefined) return;
-    if ((this.first.get(difference.key)?.index ?? Infinity) > index) this.first.set(difference.key, { index, path, c });
+    if ((this.first.get(difference.key)?.index ?? Infinity) > index) this.first.set(difference.key, { index, path, c, difference, answers });
   }
 
   /** Kinds of difference found so far. */
@@ -130,11 +134,14 @@ export class DifferentialRun {
       const minimal = generated && shrink && at < MAX_SHRUNK_DIFFERENCES && interrupted() === undefined ? await this.shrink(arb, seed, key, found) : undefined;
       const chosen = minimal ?? { c: found.c, path: found.path };
       const answers = await this.both(chosen.c);
-      const difference = differenceOf(chosen.c, answers.mine, answers.theirs);
-      // Flaky: the difference did not come back; nothing is kept that the replay file would not show.
-      if (difference === undefined) continue;
-      const request = differingRequest(chosen.c, difference);
-      kept.push({ seed, path: chosen.path, shrunk: minimal !== undefined, request, difference, support: judgeSupport(answers.mine, answers.theirs) });
+      const again = differenceOf(chosen.c, answers.mine, answers.theirs);
+      if (again?.key === key) {
+        kept.push({ seed, path: chosen.path, shrunk: minimal !== undefined, request: differingRequest(chosen.c, again), difference: again, support: judgeSupport(answers.mine, answers.theirs) });
+        continue;
+      }
+      // Flaky: run again, the case did not differ in the same way; what was seen is reported as it was seen, and said to be so.
+      const support = judgeSupport(found.answers.mine, found.answers.theirs);
+      kept.push({ seed, path: found.path, shrunk: false, request: differingRequest(found.c, found.difference), difference: found.difference, support: { ...support, why: `seen once, not when the case ran again (a flaky answer, or one that depends on time or state); ${support.why}` } });
     }
     return kept;
   }
