@@ -21,6 +21,8 @@ import { readLaunch, readOutputBudget } from "./agent-options.js";
 import { DEFAULT_OUTPUT_BUDGET_MIB } from "../core/agent-cli/types.js";
 import { resolveCandidate } from "./candidate.js";
 import { readProviderConfigs } from "./provider-options.js";
+import { readAgainst, startDifferential } from "./fuzz-against.js";
+import { differentialLine } from "../core/report/differential.js";
 import type { FuzzArgs, RunArgs } from "./run-args.js";
 
 export type { FuzzArgs };
@@ -55,18 +57,22 @@ export async function fuzzPhase(protocol: Protocol, args: RunArgs & FuzzArgs, bu
     const value = config ?? { value: {}, document: "{}" };
     const budgetMs = args.budget ?? 5000;
     const timeoutMs = args.timeout ?? budgetMs + 1000;
+    const other = args.against === undefined ? undefined : readAgainst(args, value, timeoutMs);
     const ctx = await untilInterrupted(prepareProviderFuzz(argv, value, budgetMs, timeoutMs));
     if (ctx === undefined) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 0, seed: budget.seed, failures: [], unit: "request", skipped: "the kit was interrupted before fuzzing started" };
     if ("reason" in ctx) return { clauses: FUZZ_PROVIDER_CLAUSES, cases: 0, calls: 2, seed: budget.seed, failures: [], unit: "request", skipped: ctx.reason };
     // Bound in the dialect the fixed suite found the Provider verifies (fuzz cases are resent in another one on refusal anyway).
     const target = { argv, config: value.value, timeoutMs, ...(dialect !== undefined && isDigestDialect(dialect) ? { dialect } : {}) };
     const candidate: ReplayCandidate = { argv, config: value.value, configDocument: value.document, timeoutMs };
+    // --against: the other provider gets the fixed calls now and every case beside the candidate (fuzz-against.ts).
+    const differential = other === undefined ? undefined : await startDifferential(args, other, { target, replay: candidate, config: value });
     const corpus = args.corpus === undefined ? undefined : Corpus.open(args.corpus, "provider", candidate, budget.seed);
     await untilInterrupted(corpus?.replayProvider(target, budget.jobs, shardOf(args), budget.timeSeconds));
-    const result = await fuzzProvider(ctx, target, budget, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onResult: corpus.onProviderCase } : {}) });
+    const result = await fuzzProvider(differential === undefined ? ctx : { ...ctx, configFocus: true }, target, budget, { progress: FuzzProgress.forStderr(args.quiet, protocol), ...(corpus !== undefined ? { onResult: corpus.onProviderCase } : {}), ...(differential !== undefined ? { alongside: differential.run.alongside } : {}) });
     writeReplays(result.failures, candidate, outDir);
     corpus?.keepFailures(result.failures);
-    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, tally: result.tally, ...corpusPart(corpus), ...emptySlice(budget) };
+    const compared = differential === undefined ? {} : { differential: await differential.finish({ ...ctx, configFocus: true }, budget, outDir) };
+    return { clauses: FUZZ_PROVIDER_CLAUSES, cases: result.cases, calls: result.calls + (corpus?.calls ?? 0), seed: budget.seed, failures: result.failures, unit: "request", coverage: result.coverage, tally: result.tally, ...corpusPart(corpus), ...emptySlice(budget), ...compared };
   }
   const { config } = readLaunch(args);
   const turnTimeoutMs = args.turnTimeout ?? 10_000;
@@ -137,5 +143,8 @@ export function fuzzOnlyReport(protocol: Protocol, argv: string[], outcome: Fuzz
     secrets,
     ...(halted !== undefined ? { halted } : {}),
   });
-  return withFuzzSection(base, outcome, secrets);
+  // Differential fuzzing: the differences go beside the candidate's clauses, redacted with them.
+  const compared = outcome.differential === undefined ? base : { ...base, differential: outcome.differential };
+  const line = differentialLine(compared);
+  return withFuzzSection(line === undefined ? compared : { ...compared, notes: [...compared.notes, line, "The clauses of this report are the candidate's (the first provider's). The other provider's answers are judged on the same clauses case by case (the differential section lists those it failed), but its failures are not shrunk or reported as clause results: run `awp-conformance fuzz` on it for its own verdict."] }, outcome, secrets);
 }

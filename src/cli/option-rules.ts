@@ -16,6 +16,10 @@ export interface OptionRule {
   fuzzing?: true;
   /** The commands this rule is about (every command that has the option when absent). */
   commands?: readonly string[];
+  /** Another option it only qualifies: given without it, the option means nothing. */
+  needs?: string;
+  /** Options it does not combine with, and why. */
+  excludes?: { options: readonly string[]; why: string };
 }
 
 const AGENT_CLI: readonly Protocol[] = ["agent-cli"];
@@ -32,6 +36,9 @@ export const OPTION_RULES: readonly OptionRule[] = [
   ...provider("config-json", "config-file", "invalid-config-file", "budget", "budget-slack", "timeout"),
   // check-launch judges a host: these describe an agent-cli host's configuration.
   ...["expect-model", "expect-mode", "expect-env-json", "expect-resume", "remote-opt-in", "shutdown-grace"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
+  // Differential fuzzing: the second provider and what only it is given.
+  { option: "against", protocols: PROVIDER, excludes: { options: ["corpus", "shard"], why: "a differential run compares one whole campaign of two providers" } },
+  ...["against-arg", "against-config-json", "against-config-file"].map((option): OptionRule => ({ option, protocols: PROVIDER, needs: "against" })),
   // Fuzzing's own options mean nothing to a run that does not fuzz.
   { option: "seed", fuzzing: true, commands: ["run"] },
 ];
@@ -80,6 +87,8 @@ export interface CommandNeeds {
   candidate?: CandidateRule;
   /** The protocol of a command that checks one (when --protocol does not say). */
   protocol?: Protocol;
+  /** Options that name a further program to launch (fuzz --against): located and checked as the candidate is. */
+  programs?: readonly string[];
 }
 
 const file = (key: string): InputRule => ({ key, label: `--${key}`, kind: "file" });
@@ -96,9 +105,10 @@ export const COMMAND_NEEDS: Readonly<Record<string, CommandNeeds>> = {
     candidate: CANDIDATE,
   },
   fuzz: {
-    inputs: [...PROVIDER_CONFIG, ...REPORT_INPUTS, { key: "corpus", label: "--corpus", kind: "folder", mayBeNew: true }],
+    inputs: [...PROVIDER_CONFIG, file("against-config-file"), ...REPORT_INPUTS, { key: "corpus", label: "--corpus", kind: "folder", mayBeNew: true }],
     out: { key: "out", kind: "folder", default: "reports" },
     candidate: CANDIDATE,
+    programs: ["against"],
   },
   "policy-test": {
     inputs: [{ key: "paths", label: "case file", kind: "file", take: "all-but-last" }, ...PROVIDER_CONFIG, ...REPORT_INPUTS],
@@ -108,7 +118,7 @@ export const COMMAND_NEEDS: Readonly<Record<string, CommandNeeds>> = {
   },
   admit: { inputs: PROVIDER_CONFIG, candidate: CANDIDATE, protocol: "provider" },
   record: { out: { key: "out", kind: "file" }, candidate: CANDIDATE, protocol: "agent-cli" },
-  replay: { inputs: [{ key: "file", label: "replay file", kind: "file" }], candidate: CANDIDATE },
+  replay: { inputs: [{ key: "file", label: "replay file", kind: "file" }], candidate: CANDIDATE, programs: ["against"] },
   check: { inputs: [{ key: "transcripts", label: "transcript", kind: "file", take: "all" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" }, protocol: "agent-cli" },
   "check-launch": { inputs: [{ key: "record", label: "record file", kind: "file" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },
   report: { inputs: [{ key: "file", label: "report file", kind: "file" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },

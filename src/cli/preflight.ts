@@ -72,6 +72,9 @@ function misapplied(rule: OptionRule, command: string, protocol: Protocol | unde
   if (rule.protocols !== undefined && protocol !== undefined && !rule.protocols.includes(protocol)) {
     return `--${rule.option} applies to ${rule.protocols.map((p) => `--protocol ${p}`).join(" or ")} only, and this ${command} checks ${protocolName(protocol)}: leave it out`;
   }
+  const excluded = rule.excludes?.options.find((option) => given(argv[option]));
+  if (excluded !== undefined) return `--${rule.option} does not combine with --${excluded}: ${rule.excludes?.why ?? "leave one out"}`;
+  if (rule.needs !== undefined && !given(argv[rule.needs])) return `--${rule.option} applies only with --${rule.needs}: give --${rule.needs} too, or leave --${rule.option} out`;
   if (rule.fuzzing === true && !fuzzes(argv)) return `--${rule.option} applies only when the run fuzzes: give --fuzz-runs or --fuzz-time too, or leave --${rule.option} out`;
   return undefined;
 }
@@ -148,6 +151,20 @@ export function locateArgvCandidate(needs: CommandNeeds, argv: Argv, context: Se
   if (fromDashes) argv["--"] = after.slice(1);
 }
 
+/** The further programs a command launches (fuzz --against OTHER), located as the candidate is; each error names its option. */
+export function locateArgvPrograms(needs: CommandNeeds, argv: Argv, context: SettledContext): void {
+  for (const key of needs.programs ?? []) {
+    const value = argv[key];
+    if (typeof value !== "string") continue;
+    try {
+      argv[key] = located(value, context);
+    } catch (error) {
+      if (error instanceof KitError) throw new KitError(error.code, `--${key}: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
 function located(name: string, context: SettledContext): string {
   const { file, onPath } = locateCandidate(name, context.env, context.cwd);
   if (onPath) context.note(`awp-conformance: ${resolvedOnPathNote(name, file)}\n`);
@@ -183,6 +200,7 @@ export function preflight(command: string, argv: Argv, context: PreflightContext
   }
   if (context.deferTargets === true) return argv;
   if (argv["from-env"] !== true) locateArgvCandidate(needs, argv, full);
+  locateArgvPrograms(needs, argv, full);
   checkOut(needs, argv, full.cwd);
   return argv;
 }

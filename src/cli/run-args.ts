@@ -16,6 +16,11 @@ export interface FuzzArgs {
   shard?: string;
   /** --corpus DIR: saved cases replayed first, new ones kept. */
   corpus?: string;
+  /** fuzz --against OTHER: differential fuzzing of two providers (cli/fuzz-against.ts). */
+  against?: string;
+  againstArg?: string[];
+  againstConfigJson?: string;
+  againstConfigFile?: string;
 }
 
 export interface RunArgs extends LaunchArgs, BoundArgs, ManagedArgs, FuzzArgs, ReportArgs, EvidenceArgs {

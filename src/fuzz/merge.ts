@@ -1,6 +1,6 @@
 import { combineJudgements, summarize } from "../core/report/judge.js";
 import { makeRedactor, redactDeep } from "../core/report/redact.js";
-import type { Clause, ClauseResult, CorpusSummary, Finding, Judgement, RunReport } from "../core/report/types.js";
+import type { Clause, ClauseResult, CorpusSummary, DifferentialSummary, Finding, Judgement, RunReport } from "../core/report/types.js";
 import { judgedBy, tallyJudgement, type TallyData } from "./tally.js";
 import type { CoverageSummary, FuzzFailure } from "./types.js";
 
@@ -23,6 +23,8 @@ export interface FuzzOutcome {
   tally?: TallyData;
   /** What the campaign saw that no fuzzed clause judges, for the report's notes. */
   notes?: string[];
+  /** fuzz --against: where the candidate and the other provider answered differently. */
+  differential?: DifferentialSummary;
 }
 
 /** Findings fuzzing adds to a clause: the corpus replays' first (they ran before any case was generated), then its kept failure (shrunk where the kit could). */

@@ -173,6 +173,11 @@ export interface ProviderFuzzOptions {
   onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void;
   /** Where the cases come from (default: generated from the seed as they are taken); a bench hands over cases made beforehand. */
   cases?: CaseSource<ProviderCase>;
+  /**
+   * Differential fuzzing: told of every case as it is sent, with the candidate's transcript to
+   * come; the worker takes its next case only once this has settled (so --jobs bounds both sides).
+   */
+  alongside?: (c: ProviderCase, index: number, running: Promise<ProviderTranscript>) => Promise<void>;
 }
 
 async function campaign(ctx: ProviderFuzzContext, target: ProviderTarget, budget: FuzzBudget, options: ProviderFuzzOptions): Promise<ProviderFuzzResult> {
@@ -214,10 +219,12 @@ async function campaign(ctx: ProviderFuzzContext, target: ProviderTarget, budget
       if (taken === undefined) return;
       const { value: c, index } = taken;
       const running = runProviderCase(c, target, call);
+      const beside = options.alongside?.(c, index, running);
       // While this case's first request is out, the kit's own work is done: judging the cases
       // that came back (and, once this one was taken, fast-check generates the next).
       judgeReturned();
       const transcript = await untilInterrupted(running);
+      if (beside !== undefined) await untilInterrupted(beside);
       // A case that failed or came back after an interruption is dropped, not judged: its process may have been ended by it.
       if (transcript === undefined || interrupted() !== undefined) return;
       returned.push({ c, index, transcript });

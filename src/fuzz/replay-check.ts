@@ -6,7 +6,7 @@ import type { ReplayFile } from "./replay.js";
 const isObject = (v: JsonValue | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Payload the kit sends as it is: the fuzzed blocks of a turn and the provider configuration. */
-const payload = (path: string): boolean => /^\/case\/steps\/\d+\/blocks$/.test(path) || path === "/candidate/config";
+const payload = (path: string): boolean => /^\/case\/steps\/\d+\/blocks$/.test(path) || path === "/candidate/config" || path === "/against/config";
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -43,29 +43,29 @@ function checkProviderCase(file: string, c: JsonObject, at: string, control = fa
 }
 
 /** What the file would launch: argv, environment and model within the Desktop's launch limits, no NUL or option-like model. */
-function checkLaunch(file: string, candidate: JsonObject): void {
+function checkLaunch(file: string, candidate: JsonObject, at = "/candidate"): void {
   const argv = candidate.argv as string[];
-  if (argv.length > REPLAY_LIMITS.maxArgs) throw inputError(file, `/candidate/argv holds ${argv.length} arguments, more than the limit of ${REPLAY_LIMITS.maxArgs}`);
+  if (argv.length > REPLAY_LIMITS.maxArgs) throw inputError(file, `${at}/argv holds ${argv.length} arguments, more than the limit of ${REPLAY_LIMITS.maxArgs}`);
   argv.forEach((arg, i) => {
-    if (arg.length > REPLAY_LIMITS.maxArgChars) throw inputError(file, `/candidate/argv/${i} is ${arg.length} characters long, more than the limit of ${REPLAY_LIMITS.maxArgChars}`);
-    if (arg.includes("\u0000")) throw inputError(file, `/candidate/argv/${i} contains a NUL character`);
+    if (arg.length > REPLAY_LIMITS.maxArgChars) throw inputError(file, `${at}/argv/${i} is ${arg.length} characters long, more than the limit of ${REPLAY_LIMITS.maxArgChars}`);
+    if (arg.includes("\u0000")) throw inputError(file, `${at}/argv/${i} contains a NUL character`);
   });
-  if (argv[0] === "") throw inputError(file, "/candidate/argv/0 is empty: the file names no program");
+  if (argv[0] === "") throw inputError(file, `${at}/argv/0 is empty: the file names no program`);
   const env = (candidate.env ?? {}) as Record<string, string>;
   const names = Object.keys(env);
-  if (names.length > REPLAY_LIMITS.maxEnvEntries) throw inputError(file, `/candidate/env holds ${names.length} entries, more than the limit of ${REPLAY_LIMITS.maxEnvEntries}`);
+  if (names.length > REPLAY_LIMITS.maxEnvEntries) throw inputError(file, `${at}/env holds ${names.length} entries, more than the limit of ${REPLAY_LIMITS.maxEnvEntries}`);
   for (const name of names) {
-    if (!LIMITS.envKey.test(name)) throw inputError(file, `/candidate/env has the name ${printable(JSON.stringify(name))}, not an environment variable name`);
+    if (!LIMITS.envKey.test(name)) throw inputError(file, `${at}/env has the name ${printable(JSON.stringify(name))}, not an environment variable name`);
     const value = env[name] ?? "";
-    if (value.length > REPLAY_LIMITS.maxEnvValueChars || value.includes("\u0000")) throw inputError(file, `/candidate/env/${name} is longer than ${REPLAY_LIMITS.maxEnvValueChars} characters or contains a NUL character`);
+    if (value.length > REPLAY_LIMITS.maxEnvValueChars || value.includes("\u0000")) throw inputError(file, `${at}/env/${name} is longer than ${REPLAY_LIMITS.maxEnvValueChars} characters or contains a NUL character`);
   }
   const model = candidate.model;
   if (typeof model === "string" && (model.length === 0 || model.length > REPLAY_LIMITS.maxModelChars || model.startsWith("-") || CONTROL.test(model))) {
-    throw inputError(file, `/candidate/model must be 1 to ${REPLAY_LIMITS.maxModelChars} characters, without control characters, and must not start with "-"`);
+    throw inputError(file, `${at}/model must be 1 to ${REPLAY_LIMITS.maxModelChars} characters, without control characters, and must not start with "-"`);
   }
   for (const key of ["turnTimeoutMs", "timeoutMs"]) {
     const ms = candidate[key];
-    if (typeof ms === "number" && ms > REPLAY_LIMITS.maxTimeoutMs) throw inputError(file, `/candidate/${key} is ${ms}, more than the limit of ${REPLAY_LIMITS.maxTimeoutMs} ms`);
+    if (typeof ms === "number" && ms > REPLAY_LIMITS.maxTimeoutMs) throw inputError(file, `${at}/${key} is ${ms}, more than the limit of ${REPLAY_LIMITS.maxTimeoutMs} ms`);
   }
 }
 
@@ -78,6 +78,10 @@ export function checkReplay(bytes: Uint8Array, file: string): ReplayFile {
   checkNumbers(value, file, "", payload);
   if (!String(top.clause).startsWith(`${String(top.protocol)}/`)) throw inputError(file, `/clause ${printable(String(top.clause))} is not a clause of the protocol ${String(top.protocol)}`);
   checkLaunch(file, top.candidate as JsonObject);
+  if (top.against !== undefined) {
+    if (top.protocol !== "provider") throw inputError(file, "/against: only a provider replay runs two sides (differential fuzzing)");
+    checkLaunch(file, top.against as JsonObject, "/against");
+  }
   if (top.protocol === "provider") checkProviderCase(file, top.case as JsonObject, "/case");
   return value as unknown as ReplayFile;
 }

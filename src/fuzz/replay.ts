@@ -28,6 +28,10 @@ export interface ReplayFile {
   foundAt: string;
   tool: string;
   candidate: ReplayCandidate;
+  /** Differential fuzzing (`fuzz --against`): the other provider; replay runs both and compares their answers. */
+  against?: ReplayCandidate;
+  /** Differential fuzzing: what differed (outcome, exit, effects, replace-text, error-code, operations). */
+  aspects?: string[];
   case: SerializedProviderCase | { steps: AgentStep[] };
 }
 
@@ -90,6 +94,8 @@ export interface NewReplay {
   path: string;
   candidate: ReplayCandidate;
   replay: ReplayCase;
+  against?: ReplayCandidate;
+  aspects?: string[];
 }
 
 export function replayFileOf(failure: NewReplay): ReplayFile {
@@ -104,6 +110,7 @@ export function replayFileOf(failure: NewReplay): ReplayFile {
     foundAt: new Date().toISOString(),
     tool: `awp-conformance ${kitVersion()}`,
     candidate: { ...failure.candidate, argv: failure.candidate.argv.map(portable) },
+    ...(failure.against !== undefined ? { against: { ...failure.against, argv: failure.against.argv.map(portable) }, aspects: failure.aspects ?? [] } : {}),
     case: failure.replay.protocol === "provider" ? failure.replay.case : { steps: failure.replay.steps },
   };
 }
@@ -136,5 +143,5 @@ export function writeReplay(dir: string, file: ReplayFile): string {
  */
 export function readReplay(path: string): ReplayFile {
   const file = checkReplay(readInputFile(path, "replay"), path);
-  return { ...file, candidate: { ...file.candidate, argv: file.candidate.argv.map(local) } };
+  return { ...file, candidate: { ...file.candidate, argv: file.candidate.argv.map(local) }, ...(file.against !== undefined ? { against: { ...file.against, argv: file.against.argv.map(local) } } : {}) };
 }

@@ -32,6 +32,8 @@ export interface ProviderFuzzContext {
   config: JsonObject;
   configRevision: string;
   budgetMs: number;
+  /** Differential fuzzing: tool names come from the configuration half the time (where policies decide). */
+  configFocus?: boolean;
 }
 
 /** One step of a fuzzed agent-cli session. */

@@ -1,6 +1,7 @@
 import type { ClauseResult, RunReport } from "../core/report/types.js";
 import { failLabel, firstMessage, headLines, renderFinding, statusLabel } from "./console-lines.js";
 import { consoleFuzzLines } from "./fuzz-coverage.js";
+import { consoleDifferenceLines } from "./differences.js";
 import { incompleteClauses, incompleteHeadline, reasonLine } from "./incomplete.js";
 import { atBoundLabel, atBoundSummary } from "./kit-bound.js";
 import { makeStyle, printable, type Style } from "./style.js";
@@ -22,6 +23,7 @@ export function renderConsole(report: RunReport, options: ReporterOptions): stri
   const lines = [...headLines(report, style), ...incompleteBlock(report, style, verbose), ...(verbose ? everyClause(report, options, style) : needsAttention(report, options, style))];
   for (const note of report.notes) lines.push(style.dim(`note: ${printable(note)}`));
   lines.push(...consoleFuzzLines(report, style));
+  lines.push(...consoleDifferenceLines(report, style));
   for (const stale of report.summary.stale) lines.push(style.red(`stale expectation: ${printable(stale)}`));
   if (!verbose) lines.push(...hiddenHint(report, style));
   lines.push(summaryLine(report, style));

@@ -1,6 +1,7 @@
 import { bucketOf } from "../core/report/judge.js";
 import type { ClauseResult, Finding, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
+import { junitDifferenceCases } from "./differences.js";
 import { incompleteHeadline, reasonLine } from "./incomplete.js";
 import { atBoundNote, atBoundSummary, kitBoundText } from "./kit-bound.js";
 import { areaOf, clauseLink } from "./links.js";
@@ -211,6 +212,8 @@ function runCases(report: RunReport): RunCase[] {
     const message = "expected-failure entries no longer hold: remove them (or fix the list)";
     cases.push({ name: "expected-failure entries are stale", message, type: "stale", body: s.stale.map((entry) => `- ${entry}`) });
   }
+  // fuzz --against: each difference between the two providers fails the run (core/report/differential.ts).
+  cases.push(...junitDifferenceCases(report));
   return cases;
 }
 

@@ -2,6 +2,7 @@ import { countedFailures } from "../core/report/judge.js";
 import type { Buckets, ClauseResult, CountedLevel, Level, RunReport } from "../core/report/types.js";
 import { bundledLabel } from "./bundled.js";
 import { markdownFuzzSection } from "./fuzz-coverage.js";
+import { markdownDifferenceSection } from "./differences.js";
 import { incompleteHeadline, incompleteTotal } from "./incomplete.js";
 import { atBoundNote, atBoundSummary } from "./kit-bound.js";
 import { clauseLink } from "./links.js";
@@ -248,6 +249,7 @@ export function renderMarkdown(report: RunReport, options: ReporterOptions): str
     notJudged(report),
     report.notes.length > 0 ? ["### Notes", "", ...bullets(report.notes, "notes")] : [],
     markdownFuzzSection(report),
+    markdownDifferenceSection(report),
     ["Evidence, wire logs and reproduce commands for every finding are in report.json and report.html."],
   ];
   return `${sections.filter((s) => s.length > 0).map((s) => s.join("\n")).join("\n\n")}\n`;

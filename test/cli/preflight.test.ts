@@ -103,6 +103,20 @@ describe("preflight", () => {
     expect(cases.paths).toEqual([config, provider]);
   });
 
+  it("checks the --against provider as it checks the candidate, and what only it is given", () => {
+    const argv = preflight("fuzz", { protocol: "provider", candidate: provider, against: "provider", out: "o" }, ctx());
+    expect(argv.against).toBe(provider);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: "./nosuch", out: "o" }, ctx()))).toMatch(/^--against: candidate \.\/nosuch does not exist .*\[candidate_not_found\]$/);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: root, out: "o" }, ctx()))).toMatch(/^--against: .* is not a regular file .*\[candidate_not_regular_file\]$/);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: config, out: "o" }, ctx()))).toMatch(/^--against: .* is not executable .*\[candidate_not_executable\]$/);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, "against-arg": ["--x"], out: "o" }, ctx()))).toBe("--against-arg applies only with --against: give --against too, or leave --against-arg out [usage]");
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, "against-config-json": "{}", out: "o" }, ctx()))).toMatch(/^--against-config-json applies only with --against/);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: provider, "against-config-file": "nope.json", out: "o" }, ctx()))).toMatch(/^--against-config-file nope.json: no such file/);
+    expect(usage(() => preflight("fuzz", { protocol: "agent-cli", candidate: provider, against: provider, out: "o" }, ctx()))).toMatch(/^--against applies to --protocol provider only/);
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: provider, corpus: "c", out: "o" }, ctx()))).toBe("--against does not combine with --corpus: a differential run compares one whole campaign of two providers [usage]");
+    expect(usage(() => preflight("fuzz", { protocol: "provider", candidate: provider, against: provider, shard: "1/2", out: "o" }, ctx()))).toMatch(/^--against does not combine with --shard/);
+  });
+
   it("checks the candidate before it makes the report folder", () => {
     expect(usage(() => preflight("run", { protocol: "provider", candidate: "nosuch", out: "never" }, ctx()))).toMatch(/\[candidate_not_found\]$/);
     expect(usage(() => preflight("run", { protocol: "provider", candidate: "provider", out: "made/here" }, ctx()))).toBe("accepted");

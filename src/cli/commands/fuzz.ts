@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { exitCodeFor } from "../../core/report/judge.js";
+import { differentialExitCode } from "../../core/report/differential.js";
 import type { Protocol } from "../../core/report/types.js";
 import { withLaunchOptions } from "../agent-options.js";
 import { candidateOf, colorWanted, list } from "../args.js";
@@ -30,6 +31,10 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
             .option("config-file", { type: "string", describe: "provider: file holding the valid configuration" })
             .option("budget", { type: "number", describe: "provider: budget_ms of generated invocations (default 5000)" })
             .option("timeout", { type: "number", describe: "provider: deadline of every call in ms" })
+            .option("against", { type: "string", describe: "provider: differential fuzzing: a second provider (path, or a name on PATH); every generated case and the fixed describe and validate_config calls go to both, and each difference in what a host would act on is shrunk and saved as a replay file that runs both. Exit 1 when they differ" })
+            .option("against-arg", { type: "string", array: true, nargs: 1, describe: "an argument for the --against provider, repeated in order (write --against-arg=--flag for one that starts with a dash); the candidate's own arguments still go after the candidate (or after --)" })
+            .option("against-config-json", { type: "string", describe: "the --against provider's own valid configuration, as JSON (default: --config-json/--config-file, which apply to both)" })
+            .option("against-config-file", { type: "string", describe: "file holding the --against provider's own valid configuration" })
             .option("out", { type: "string", describe: "report folder (default reports/); replay files go to <out>/replays" })
             .option("reporter", { type: "string", array: true, default: ["console", "json"], describe: "console,json,junit,tap,markdown,html,badge (as for run)" }),
         ),
@@ -39,6 +44,7 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       const [{ fuzzBudget, fuzzOnlyReport, fuzzPhase, shardOf }, { secretsOf: providerSecrets }, { checkReporters, emitReport }, { readProviderConfigs }, { budgetText }] = await Promise.all([
         import("../fuzz.js"), import("../../core/provider/config.js"), import("../output.js"), import("../provider-options.js"), import("../../fuzz/budget.js"),
       ]);
+      const { againstConfig } = await import("../fuzz-against.js");
       const { candidate, rest } = candidateOf(a);
       const protocol = a.protocol as Protocol;
       const args = { ...(a as unknown as Record<string, unknown>), ...(candidate !== undefined ? { candidate } : {}), rest, clause: [], skip: [], scenario: [], reporter: list(a.reporter), color: colorWanted() } as Parameters<typeof fuzzPhase>[1];
@@ -52,13 +58,14 @@ export function fuzzCommand(y: Argv, setCode: (code: number) => void): Argv {
       // Interrupted (Ctrl-C, SIGTERM), the cases run so far are reported (core/interrupt.ts).
       handleInterrupts();
       const outcome = await fuzzPhase(protocol, args, budget, outDir);
-      const secrets = protocol === "provider" ? providerSecrets(readProviderConfigs(args).config?.value ?? {}) : [];
+      const secrets = protocol === "provider" ? [...providerSecrets(readProviderConfigs(args).config?.value ?? {}), ...(args.against !== undefined ? providerSecrets(againstConfig(args, { value: {}, document: "{}" }).value) : [])] : [];
       const shard = shardOf(args);
       const fuzzed = fuzzOnlyReport(protocol, [candidate ?? "(from env)", ...rest], outcome, startedAt, secrets);
       const report = finisher.finish(shard === undefined ? fuzzed : { ...fuzzed, shard: { index: shard.index, count: shard.count, ...(budget.cases !== undefined ? { cases: budget.cases } : {}), elsewhere: 0 } });
       await emitReport(report, { reporters: list(a.reporter), outDir, color: colorWanted(), ...outputArgs(a as ReportArgs) });
       // No case run: every fuzzed clause is a skip, so the verdict is incomplete (4) or nothing-judged (1), never 0.
-      setCode(exitCodeFor(report.summary));
+      // --against: any difference between the two providers makes it 1 (core/report/differential.ts).
+      setCode(differentialExitCode(exitCodeFor(report.summary), report));
     },
   );
 }
@@ -72,12 +79,19 @@ export function replayCommand(y: Argv, setCode: (code: number) => void): Argv {
         .positional("file", { type: "string", demandOption: true, describe: "a replay file (<out>/replays/*.json of a fuzz run)" })
         .positional("candidate", { type: "string", describe: "the candidate to replay against (default: the command the file names, with --yes)" })
         .positional("args", { type: "string", array: true, describe: "arguments for the candidate (put -- before ones that start with a dash)" })
-        .option("yes", { type: "boolean", default: false, describe: "run the command (and environment values) the replay file names without asking: only for files you trust" }),
+        .option("yes", { type: "boolean", default: false, describe: "run the command (and environment values) the replay file names without asking: only for files you trust" })
+        .option("against", { type: "string", describe: "a difference's replay file (fuzz --against): the other provider to run it on (default: the one the file names, with --yes); prints STILL DIFFERENT (exit 1) or NO LONGER DIFFERENT (exit 0)" })
+        .option("against-arg", { type: "string", array: true, nargs: 1, describe: "an argument for the --against provider, repeated in order (--against-arg=--flag for one that starts with a dash)" }),
     async (a) => {
       const [{ readReplay }, { consentedArgv, replayCase }, { terminalConsent }] = await Promise.all([import("../../fuzz/replay.js"), import("../../fuzz/replay-run.js"), import("../confirm.js")]);
       const file = readReplay(a.file);
       const { candidate, rest } = candidateOf(a);
       const argv = await consentedArgv(file, a.file, candidate !== undefined ? [candidate, ...rest] : undefined, terminalConsent(a.yes));
+      if (file.against !== undefined || a.against !== undefined) {
+        const { replayDifferenceCommand } = await import("../replay-against.js");
+        setCode(await replayDifferenceCommand(file, a.file, argv, a.against !== undefined ? [a.against, ...(a.againstArg ?? []).map(String)] : undefined, terminalConsent(a.yes)));
+        return;
+      }
       const findings = await replayCase(file, argv);
       const still = findings.filter((f) => f.clause === file.clause);
       if (still.length === 0) {

@@ -14,7 +14,7 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
         .option("format", { alias: "reporter", type: "string", array: true, default: ["console"], describe: `one or more reporters: ${REPORTER_NAMES.join(", ")} (--reporter is the same option, as in run)` })
         .option("out", { type: "string", describe: "folder for file reporters (default: the report's folder)" }),
     async (a) => {
-      const [{ parseSavedReport, readInputFile }, { exitCodeFor }, { checkReporters, emitReport }] = await Promise.all([import("../../core/inputs/index.js"), import("../../core/report/judge.js"), import("../output.js")]);
+      const [{ parseSavedReport, readInputFile }, { exitCodeFor }, { checkReporters, emitReport }, { differentialExitCode }] = await Promise.all([import("../../core/inputs/index.js"), import("../../core/report/judge.js"), import("../output.js"), import("../../core/report/differential.js")]);
       // A saved report may come from anyone: bounded, strict, schema-checked, and its summary must match its clauses.
       const saved = parseSavedReport(readInputFile(a.file, "report"), a.file);
       const formats = list(a.format);
@@ -24,7 +24,7 @@ export function reportCommand(y: Argv, setCode: (code: number) => void): Argv {
       const report = args.expectedFailures || args.flaky || args.level ? reportFinisher(args).finish(saved) : saved;
       const outDir = a.out ?? a.file.replace(/[^/\\]*$/, "") ?? ".";
       await emitReport(report, { reporters: formats, outDir: outDir === "" ? "." : outDir, color: colorWanted(), ...outputArgs(args) });
-      setCode(exitCodeFor(report.summary));
+      setCode(differentialExitCode(exitCodeFor(report.summary), report));
     },
   );
 }

@@ -66,10 +66,13 @@ const requestIdArb: fc.Arbitrary<Labelled<string>> = fc.oneof(
   { weight: 1, arbitrary: boundedString("request_id", 1, 128, [1, 128], printableAlphabetArb) },
 );
 
-function toolNameArb(what: string, fromConfig: readonly string[]): fc.Arbitrary<Labelled<string>> {
+function toolNameArb(what: string, fromConfig: readonly string[], focus: boolean): fc.Arbitrary<Labelled<string>> {
   const lengths = boundedString(what, 1, 1024, [1, 200, 201, 1023, 1024]);
-  const plain = fc.constantFrom("Bash", "read_file", ...fromConfig).map((name) => labelled(name, fromConfig.includes(name) ? `${what} ${JSON.stringify(name)} from the config` : undefined));
-  return fc.oneof({ weight: 3, arbitrary: lengths }, { weight: 1, arbitrary: plain });
+  const named = (name: string): Labelled<string> => labelled(name, fromConfig.includes(name) ? `${what} ${JSON.stringify(name)} from the config` : undefined);
+  const plain = fc.constantFrom("Bash", "read_file", ...fromConfig).map(named);
+  // Differential fuzzing: half the names come from the config, where two policies' decisions hang.
+  const configured = focus && fromConfig.length > 0 ? [{ weight: 4, arbitrary: fc.constantFrom(...fromConfig).map(named) }] : [];
+  return fc.oneof({ weight: 3, arbitrary: lengths }, { weight: 1, arbitrary: plain }, ...configured);
 }
 
 /** Projection texts of 0 to 16384 code points (at most 96 KiB each on the wire). */
@@ -121,8 +124,8 @@ export function validCaseArb(ctx: ProviderFuzzContext, options: ValidCaseOptions
       sessionId: nullableIdArb("session_id", "session-1"),
       callId: nullableIdArb("call_id", "call-1"),
       fill: fillArb,
-      nativeName: toolNameArb("native_name", fromConfig),
-      name: toolNameArb("tool name", fromConfig),
+      nativeName: toolNameArb("native_name", fromConfig, ctx.configFocus === true),
+      name: toolNameArb("tool name", fromConfig, ctx.configFocus === true),
       result: toolValueArb("tool.result"),
       input: toolValueArb("tool.input"),
     })

@@ -99,6 +99,9 @@ describe("replay files", () => {
     ["invalid base64", edit(REPLAY, (r) => { delete r.case.text; r.case.base64 = "***"; }), "F: /case/base64 is not base64"],
     ["a valid case that is not a request object", edit(REPLAY, (r) => (r.case.text = "[1]")), 'F: /case: a well-formed case (kind "valid", or the base of a hostile one) must carry one JSON object, in text or base64'],
     ["an unknown member", edit(REPLAY, (r) => (r.candidate.shell = "sh -c")), 'F: /candidate has an unknown property "shell"'],
+    ["a NUL in the other provider's argv (fuzz --against)", edit(REPLAY, (r) => (r.against = { argv: ["/bin/true\u0000"] })), "F: /against/argv/0 contains a NUL character"],
+    ["an endless deadline of the other provider", edit(REPLAY, (r) => (r.against = { argv: ["/bin/true"], timeoutMs: 86_400_000 })), "F: /against/timeoutMs is 86400000, more than the limit of 600000 ms"],
+    ["a second side on an agent-cli replay", edit(AGENT_REPLAY, (r) => (r.against = { argv: ["/bin/true"] })), "F: /against: only a provider replay runs two sides (differential fuzzing)"],
   ];
   for (const [what, bytes, message] of cases) it(`refuses ${what}`, () => expect(refusal(() => checkReplay(bytes, "F"))).toBe(message));
 
