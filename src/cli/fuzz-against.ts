@@ -66,7 +66,7 @@ export async function startDifferential(args: { quiet?: boolean }, other: Agains
       const kept = await run.finish(providerCaseArb(ctx), budget.seed);
       writeDifferences(kept, candidate.replay, replay, outDir);
       for (const k of kept) process.stdout.write(`fuzz: difference ${differenceId(k.difference)} — the candidate answered ${answerText(k.difference.candidate)}, the other ${answerText(k.difference.against)}\n  seed ${k.seed}, path ${k.path}\n  replay: ${k.reproduce ?? ""}\n`);
-      return differentialSection(argv, run.cases, run.calls, kept, run.againstFailed);
+      return differentialSection(argv, run.cases, run.calls, kept, run.againstFailed, run.notCompared);
     },
   };
 }

@@ -18,6 +18,11 @@ const SUPPORTS: Record<FuzzDifference["supports"], string> = {
 const againstText = (report: RunReport): string => report.differential?.against.join(" ") ?? "";
 
 /** "differ in effects on check tool.before [block]: ..." */
+/** "; 12 cases the other did not declare, sent to the candidate only", or nothing. */
+function notComparedText(n: number | undefined): string {
+  return n === undefined || n === 0 ? "" : `; ${n} case${n === 1 ? "" : "s"} the other provider did not declare, sent to the candidate only`;
+}
+
 export function differenceHeadline(d: FuzzDifference): string {
   return `differ in ${d.aspects.join(", ")} on ${d.request.label}${d.shrunk ? " (shrunk)" : ""}`;
 }
@@ -37,14 +42,14 @@ export function differenceBody(d: FuzzDifference): string[] {
 export function consoleDifferenceLines(report: RunReport, style: Style): string[] {
   const d = report.differential;
   if (d === undefined) return [];
-  const head = style.bold(`differences against ${printable(againstText(report))}: ${d.differences.length} in ${d.cases} cases (${d.calls} calls to both sides)`);
+  const head = style.bold(`differences against ${printable(againstText(report))}: ${d.differences.length} in ${d.cases} cases (${d.calls} calls to both sides${notComparedText(d.notCompared)})`);
   return [head, ...d.differences.flatMap((x) => [`  ${style.red("DIFFERS")} ${printable(differenceHeadline(x))}`, ...differenceBody(x).map((line) => `    ${printable(line)}`)])];
 }
 
 export function markdownDifferenceSection(report: RunReport): string[] {
   const d = report.differential;
   if (d === undefined) return [];
-  const lines = ["### Differences between the two providers", "", `Against ${escapeMarkdown(againstText(report), 200)}: ${d.differences.length} kind(s) of difference in ${d.cases} cases answered by both.`];
+  const lines = ["### Differences between the two providers", "", `Against ${escapeMarkdown(againstText(report), 200)}: ${d.differences.length} kind(s) of difference in ${d.cases} cases answered by both${notComparedText(d.notCompared)}.`];
   if (d.differences.length === 0) return lines;
   lines.push("", "| Differs | Request | Candidate | Other | Contract | Replay |", "| --- | --- | --- | --- | --- | --- |");
   for (const x of d.differences) {
@@ -58,7 +63,7 @@ export function htmlDifferenceSection(report: RunReport): string {
   const d = report.differential;
   if (d === undefined) return "";
   const items = d.differences.map((x) => `<li><strong>${escapeText(differenceHeadline(x))}</strong><pre>${escapeText([...differenceBody(x), `request: ${x.request.text}`].join("\n"))}</pre></li>`);
-  return `<section class="box" id="differences"><h2>Differences against ${escapeText(againstText(report))}</h2><p>${escapeText(`${d.differences.length} kind(s) of difference in ${d.cases} cases answered by both providers (${d.calls} calls). Differences are findings of their own, not clause results.`)}</p>${items.length > 0 ? `<ol>${items.join("")}</ol>` : ""}</section>`;
+  return `<section class="box" id="differences"><h2>Differences against ${escapeText(againstText(report))}</h2><p>${escapeText(`${d.differences.length} kind(s) of difference in ${d.cases} cases answered by both providers (${d.calls} calls${notComparedText(d.notCompared)}). Differences are findings of their own, not clause results.`)}</p>${items.length > 0 ? `<ol>${items.join("")}</ol>` : ""}</section>`;
 }
 
 /** JUnit: each difference a failing testcase of the run suite (a reader counts failures only). */

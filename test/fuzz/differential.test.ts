@@ -207,3 +207,29 @@ describe("the other provider's configuration", () => {
     }
   });
 });
+
+describe("cases a host could not send the other provider", () => {
+  it("are not sent to it when its describe lacks the operation, the event or an admitted effect; the description's difference is reported once", async () => {
+    // The other declares only the first operation, on its first event, with only observe: every other case would be refused for that alone.
+    const [first] = ctx.operations;
+    const narrow = [{ name: first!.name, events: [first!.events[0]!], effects: ["observe"] }];
+    const describing = (operations: unknown) => (r: JsonObject) => (r.method === "describe" ? { code: 0, stdout: JSON.stringify({ api_version: API, request_id: r.request_id, status: "ok", operations }) } : r.method === "validate_config" ? { code: 0, stdout: JSON.stringify({ api_version: API, request_id: r.request_id, status: "ok" }) } : undefined);
+    const sent: JsonObject[] = [];
+    const call = fakeCall({
+      a: (r) => describing(ctx.operations)(r) ?? answerOk([])(r),
+      // It refuses whatever it did not declare, as a conforming provider may.
+      b: (r) => describing(narrow)(r) ?? (sent.push(r), r.operation === first!.name ? answerOk([])(r) : refuse()),
+    });
+    const run = new DifferentialRun({ candidate: target("a"), against: target("b"), call });
+    await run.prepare(ctx.config);
+    const cases = fc.sample(validCaseArb(ctx), { seed: 11, numRuns: 40 });
+    for (const [index, c] of cases.entries()) await run.alongside(c, index, runProviderCase(c, target("a"), call));
+    const sendable = cases.filter((c) => c.value?.operation === first!.name && ((c.value?.event as JsonObject).name === first!.events[0]) && (c.value?.allowed_effects as string[]).every((e) => e === "observe"));
+    expect(sendable.length).toBeGreaterThan(0);
+    expect(run.cases).toBe(sendable.length);
+    expect(run.notCompared).toBe(40 - sendable.length);
+    expect(sent.every((r) => r.operation === first!.name)).toBe(true);
+    const kept = await run.finish(validCaseArb(ctx), 11);
+    expect(kept.map((k) => k.difference.key)).toEqual(["describe|operations"]);
+  });
+});

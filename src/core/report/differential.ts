@@ -18,5 +18,6 @@ export function differentialLine(report: Pick<RunReport, "differential">): strin
   if (d === undefined) return undefined;
   const n = d.differences.length;
   const failed = d.againstFailed.length === 0 ? "" : ` The other provider's answers failed ${d.againstFailed.join(", ")} on some case (run \`awp-conformance fuzz\` on it for its own verdict and shrunk cases).`;
-  return `Differential fuzzing against ${d.against.join(" ")}: ${d.cases} cases answered by both, ${n === 0 ? "no difference a host would act on" : `${n} kind${n === 1 ? "" : "s"} of difference`}.${failed}`;
+  const skipped = (d.notCompared ?? 0) === 0 ? "" : ` ${d.notCompared} generated case${d.notCompared === 1 ? "" : "s"} went to the candidate only: ${d.notCompared === 1 ? "it invokes" : "they invoke"} an operation, event or effect the other provider's describe did not declare, which no host would send it.`;
+  return `Differential fuzzing against ${d.against.join(" ")}: ${d.cases} cases answered by both, ${n === 0 ? "no difference a host would act on" : `${n} kind${n === 1 ? "" : "s"} of difference`}.${skipped}${failed}`;
 }

@@ -243,6 +243,8 @@ export interface DifferentialSummary {
   cases: number;
   /** Calls made to the other provider, and to both in shrinking and preparation. */
   calls: number;
+  /** Generated cases not sent to the other provider: a host could not send them to it (an operation, event or effect its describe did not declare). */
+  notCompared?: number;
   /** Clauses the other provider's answers failed on some generated case, judged as the candidate's are (not shrunk: `fuzz OTHER` gives its own verdict). */
   againstFailed: string[];
   differences: FuzzDifference[];

@@ -13,6 +13,8 @@ import type { JsonObject, ProviderTranscript } from "../../core/provider/types.j
 import { callProvider, type ProviderCall } from "../../runner/provider/call.js";
 import { caseResults, MAX_SHRINK_CASES, runProviderCase, type ProviderTarget } from "../provider-run.js";
 import type { ProviderCase } from "../types.js";
+import type { OperationDecl } from "../../core/provider/plan.js";
+import { declaredOperations, sendableTo } from "./common.js";
 import { withConfig, type ConfigSwap } from "./config.js";
 import { differenceOf, differingRequest, type CaseDifference } from "./pair.js";
 import { judgeSupport, type SupportJudgement } from "./support.js";
@@ -73,6 +75,10 @@ export class DifferentialRun {
   calls = 0;
   /** Cases both sides answered. */
   cases = 0;
+  /** Generated cases a host could not send the other provider (an operation, event or effect it did not declare): not sent to it. */
+  notCompared = 0;
+  /** What the other provider's describe declared (set by prepare); undefined: every case is sent. */
+  private theirOperations: OperationDecl[] | undefined;
   /** Clauses the other provider's answers failed on some generated case (its own verdict is `fuzz OTHER`'s). */
   readonly againstFailed = new Set<string>();
   private readonly first = new Map<string, Found>();
@@ -88,6 +94,10 @@ export class DifferentialRun {
 
   /** The other side of one case; the candidate's transcript comes from its own campaign. */
   readonly alongside = async (c: ProviderCase, index: number, running: Promise<ProviderTranscript>): Promise<void> => {
+    if (!this.comparable(c)) {
+      this.notCompared++;
+      return;
+    }
     const theirs = await runProviderCase(withConfig(c, this.setup.swap), this.setup.against, this.call);
     const mine = await running.catch(() => undefined);
     if (mine === undefined || interrupted() !== undefined) return;
@@ -106,8 +116,14 @@ export class DifferentialRun {
   async prepare(config: JsonObject): Promise<void> {
     for (const [at, { path, c }] of preparationCases(config).entries()) {
       const { mine, theirs } = await this.both(c);
+      if (c.purpose === "describe") this.theirOperations = declaredOperations(theirs);
       this.note(c, -2 + at, path, { mine, theirs });
     }
+  }
+
+  /** Whether a host could send this case to the other provider too (common.ts). */
+  comparable(c: ProviderCase): boolean {
+    return this.theirOperations === undefined || sendableTo(c, this.theirOperations);
   }
 
   private note(c: ProviderCase, index: number, path: string, answers: BothAnswers): void {
@@ -149,7 +165,7 @@ export class DifferentialRun {
   private async shrink(arb: fc.Arbitrary<ProviderCase>, seed: number, key: string, found: Found): Promise<{ c: ProviderCase; path: string } | undefined> {
     let tried = 0;
     const property = fc.asyncProperty(arb, async (c) => {
-      if (tried++ > MAX_SHRINK_CASES || interrupted() !== undefined) return true;
+      if (tried++ > MAX_SHRINK_CASES || interrupted() !== undefined || !this.comparable(c)) return true;
       const { mine, theirs } = await this.both(c);
       return differenceOf(c, mine, theirs)?.key !== key;
     });

@@ -27,6 +27,6 @@ export function differenceOfReport(k: KeptDifference): FuzzDifference {
   };
 }
 
-export function differentialSection(against: string[], cases: number, calls: number, kept: readonly KeptDifference[], againstFailed: Iterable<string> = []): DifferentialSummary {
-  return { against, cases, calls, againstFailed: [...againstFailed].sort(), differences: kept.map(differenceOfReport) };
+export function differentialSection(against: string[], cases: number, calls: number, kept: readonly KeptDifference[], againstFailed: Iterable<string> = [], notCompared = 0): DifferentialSummary {
+  return { against, cases, calls, ...(notCompared > 0 ? { notCompared } : {}), againstFailed: [...againstFailed].sort(), differences: kept.map(differenceOfReport) };
 }
