@@ -1,9 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPORTERS } from "../../src/reporters/all.js";
 import { readAction, type ActionStep as Step } from "../package/action-steps.js";
+import { projectBlocks } from "./blocks.js";
 
 /** The composite action third-party adapter repositories use; its shape here, its steps run in test/package/action.test.ts. */
 const action = readAction();
@@ -89,6 +91,60 @@ describe("action.yml", () => {
     expect(merge?.if).toBe("${{ !cancelled() }}");
     expect(merge?.steps.some((s) => s.with?.merge !== undefined)).toBe(true);
     expect(merge?.steps.some((s) => s.run?.includes("badge.svg"))).toBe(true);
+  });
+
+  it("every workflow of README.md and docs/*.md gives the action only inputs it has, and scripts bash can parse", () => {
+    type Job = { steps: (Step & { "continue-on-error"?: boolean })[] };
+    const workflows = projectBlocks(fileURLToPath(new URL("../../", import.meta.url))).filter((b) => (b.lang === "yaml" || b.lang === "yml") && /^jobs:/m.test(b.body));
+    expect(workflows.length).toBeGreaterThanOrEqual(5);
+    let uses = 0;
+    for (const block of workflows) {
+      const workflow = parse(block.body) as { jobs: Record<string, Job> };
+      for (const step of Object.values(workflow.jobs).flatMap((j) => j.steps)) {
+        const at = `${block.file}:${block.line}`;
+        if (step.run !== undefined) expect(() => execFileSync("bash", ["-n"], { input: step.run, stdio: ["pipe", "ignore", "pipe"] }), `${at}: ${step.run}`).not.toThrow();
+        if (!(step.uses?.endsWith("/awp-conformance@v1") ?? false)) continue;
+        uses += 1;
+        for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs), `${at}: input ${key}`).toContain(key);
+      }
+    }
+    expect(uses).toBeGreaterThanOrEqual(5);
+  });
+
+  it("the README's matrix workflow: each adapter checked by the action in a job of its own, then one job builds the matrix of their reports and publishes it", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const heading = "#### One page for every adapter (GitHub Pages)";
+    expect(readme).toContain(heading);
+    const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf(heading)))?.[1] ?? "";
+    type Job = { needs?: string; if?: string; permissions?: Record<string, string>; strategy?: { "fail-fast"?: boolean; matrix?: { include?: Record<string, string>[] } }; steps: (Step & { "continue-on-error"?: boolean })[] };
+    const jobs = Object.values((parse(block) as { jobs: Record<string, Job> }).jobs);
+    const adapters = jobs.find((j) => j.strategy?.matrix?.include !== undefined);
+    expect(adapters?.strategy?.["fail-fast"]).toBe(false);
+    for (const entry of adapters?.strategy?.matrix?.include ?? []) expect(Object.keys(entry)).toEqual(expect.arrayContaining(["name", "candidate"]));
+    const check = adapters?.steps.find((s) => s.uses?.endsWith("/awp-conformance@v1"));
+    // One artifact per adapter, named after it: the page job's folders, so the matrix's column names.
+    expect(check?.with).toMatchObject({ candidate: "${{ matrix.candidate }}", "artifact-name": "${{ matrix.name }}" });
+    expect(check?.["continue-on-error"]).toBe(true);
+    const page = jobs.find((j) => j.needs !== undefined);
+    expect(page?.if).toBe("${{ !cancelled() }}");
+    expect(page?.permissions).toEqual({ pages: "write", "id-token": "write" });
+    const steps = page?.steps ?? [];
+    const at = (pred: (s: Step) => boolean): number => steps.findIndex(pred);
+    // The kit at the action's ref, installed (npm ci builds a clone) before it runs.
+    const kit = at((s) => s.uses?.startsWith("actions/checkout@") === true && s.with?.repository === "OWNER/awp-conformance");
+    expect(steps[kit]?.with).toMatchObject({ ref: "v1", path: "awp-conformance" });
+    expect(steps[kit + 1]).toMatchObject({ run: expect.stringMatching(/^npm ci\b/), "working-directory": "awp-conformance" });
+    const download = at((s) => s.uses?.startsWith("actions/download-artifact@") === true);
+    expect(steps[download]?.with?.path).toBe("adapters");
+    // Only the reports that exist: an adapter whose run wrote none must not stop the page.
+    const matrix = at((s) => s.run?.includes(" matrix ") === true);
+    expect(steps[matrix]?.run).toBe("node awp-conformance/dist/src/cli/main.js matrix adapters/*/report.json --out site");
+    expect(kit).toBeLessThan(matrix);
+    expect(download).toBeLessThan(matrix);
+    const publish = at((s) => s.uses?.startsWith("actions/upload-pages-artifact@") === true);
+    expect(steps[publish]?.with?.path).toBe("site");
+    expect(matrix).toBeLessThan(publish);
+    expect(steps.some((s) => s.uses?.startsWith("actions/deploy-pages@") === true)).toBe(true);
   });
 
   it("never expands inputs inside a script (no script injection): they arrive as environment variables", () => {
