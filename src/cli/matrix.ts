@@ -121,7 +121,8 @@ function summary(matrix: Matrix, out: string): string {
 export async function runMatrix(a: MatrixArgs): Promise<number> {
   const cwd = a.cwd ?? process.cwd();
   const out = a.out ?? DEFAULT_MATRIX_OUT;
-  const say = a.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // --quiet: no progress line, the matrix's own included.
+  const say = a.shared.quiet === true ? (): void => undefined : (a.say ?? ((line: string) => process.stderr.write(`${line}\n`)));
   const jobs = a.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1) throw new KitError("usage", "--jobs must be a positive integer");
   // A file that is not a report ends the command before anything runs.

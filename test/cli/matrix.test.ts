@@ -76,6 +76,16 @@ describe("matrix: candidates given on the command line", () => {
     expect(calls.map((c) => [c.budget, c.budgetSlack])).toEqual([[700, 50], [800, 50]]);
   });
 
+  it("says which candidate it starts on stderr, and nothing with --quiet", async () => {
+    const cwd = temp();
+    const lines: string[] = [];
+    const base = { reports: [], candidates: [`a=${REFERENCE}`], candidateArgs: [], candidateOptions: [], config: false as const, cwd, say: (l: string) => lines.push(l), print: () => undefined };
+    await runMatrix({ ...base, out: join(cwd, "m1"), shared: { ...none, protocol: "provider" } });
+    expect(lines).toEqual([`awp-conformance: matrix: candidate a (provider) into ${join(cwd, "m1", "a")}`]);
+    await runMatrix({ ...base, out: join(cwd, "m2"), shared: { ...none, protocol: "provider", quiet: true } });
+    expect(lines).toHaveLength(1);
+  });
+
   it("runs --jobs candidates at a time, the columns in the order given", async () => {
     const { json } = await matrix({ candidates: ["a", "b", "c", "d"].map((n) => `${n}=${REFERENCE}`), jobs: 2, shared: { protocol: "provider" } });
     expect(most).toBe(2);
