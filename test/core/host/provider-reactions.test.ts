@@ -58,6 +58,16 @@ describe("provider host reactions", () => {
     for (const id of ["no-retry-after-failure", "failure-not-block"]) expect(status(`${R}/${id}`), id).toMatchObject({ status: "not-applicable", reason: expect.stringContaining("wrong-digest") });
   });
 
+  it("a fault that also broke the preparation: the reactions that need an invoke say the host rightly stopped, and which faults fire on invoke only", () => {
+    const lines = readRecord(PROVIDER_RECORD)
+      .filter((l) => l.pid !== INVOKE)
+      .map((l) => (l.pid === 5001 && l.event === "answer" ? { ...l, failures: ["wrong-request-id"] } : l));
+    const status = result(lines);
+    for (const id of ["prepared-before-invoke", "spawn-before-deadline", "one-process-per-claim", "no-retry-after-failure", "failure-not-block"]) {
+      expect(status(`${R}/${id}`), id).toMatchObject({ status: "not-applicable", reason: expect.stringMatching(/preparation failed \(describe of provider "strict": the fault wrong-request-id made the answer a failure\).*fires on invoke only/) });
+    }
+  });
+
   it("spawn-before-deadline: a step started at the event's deadline + slack passes, 10 ms later fails; --slack moves it", () => {
     const status = (after: number, slack = 1000): string | undefined => result(withSecondStep(after), PROVIDER_EXPECT, slack)(`${R}/spawn-before-deadline`).status;
     expect(status(1000)).toBe("pass");

@@ -4,7 +4,7 @@
  * checks (provider-preparation.ts, provider-claims.ts) judge these.
  */
 import type { Check } from "../../report/judge.js";
-import { eventsOf, hostFinding, noLaunch, shown, type Problem, type Unjudged } from "../helpers.js";
+import { eventsOf, hostFinding, noLaunch, notApplicable, shown, type Problem, type Unjudged } from "../helpers.js";
 import type { AnswerEvent, HostProcess, RequestEvent } from "../record.js";
 import type { ConfiguredProvider, HostRun } from "../types.js";
 
@@ -139,4 +139,15 @@ export function callsCheck(clause: string, judge: (calls: Call[], run: HostRun) 
       return { outcome: "judged", judged: result.judged, findings: result.problems.map(({ call, problem }) => hostFinding(clause, call.process, problem)) };
     },
   };
+}
+
+/**
+ * Why a reaction that needs an invocation is not applicable: no invoke in the record, and, when a
+ * describe or validate_config failed, that the host rightly stopped there (the fault also fires on
+ * the preparation), with what to do instead.
+ */
+export function noInvoke(calls: readonly Call[], what = "no invoke"): Unjudged {
+  const failed = calls.find((c) => (c.method === "describe" || c.method === "validate_config") && failureOf(c) !== undefined);
+  const why = failed === undefined ? "let the host run a tool call through the provider" : `the host's preparation failed (${failed.method} of ${failed.label}: ${failureOf(failed) as string}), so it rightly invoked nothing: use a fault that fires on invoke only (wrong-digest, invoke-error, exit-nonzero-on-block, observe-not-admitted, slow-invoke) to judge this`;
+  return notApplicable(`the record holds ${what}: ${why}`);
 }

@@ -4,18 +4,18 @@
  */
 import { notApplicable, skip, type Unjudged } from "../helpers.js";
 import type { HostRun } from "../types.js";
-import { budgetOfCall, callsCheck, eventKey, eventLabel, failureOf, invokes, recordsAnswers, repeats, type Call, type CallsJudged } from "./provider-calls.js";
+import { budgetOfCall, callsCheck, noInvoke, eventKey, eventLabel, failureOf, invokes, recordsAnswers, repeats, type Call, type CallsJudged } from "./provider-calls.js";
 
 const ID = "host/provider-reactions";
 
 const OLD_MOCK = "the record was written by a mock that does not record its answers, so it cannot tell which calls failed: record the host again with this version's mock";
-const NO_FAILURE = "no invoke of the record failed: give the mock a failure fault on a provider the host invokes (invoke-error, wrong-digest, wrong-request-id, exit-nonzero-on-block, trailing-document, observe-not-admitted...) so the host has to apply on_error";
+const NO_FAILURE = "no invoke of the record failed: give the mock a failure fault on a provider the host invokes that fires on invoke only (wrong-digest, invoke-error, exit-nonzero-on-block, observe-not-admitted, slow-invoke past the budget) so the host has to apply on_error";
 
 const requestOf = (call: Call): string => JSON.stringify(call.request?.id ?? null);
 
 function spawnBeforeDeadline(calls: Call[], run: HostRun): CallsJudged | Unjudged {
   const budgeted = invokes(calls).filter((c) => budgetOfCall(c) !== undefined);
-  if (budgeted.length === 0) return notApplicable("the record holds no invoke with budget_ms: let the host invoke the mock for a tool call");
+  if (budgeted.length === 0) return noInvoke(calls, "no invoke with budget_ms");
   // The event's deadline: the earliest request time + budget_ms over its invocations (an event without a call id alone).
   const deadlines = new Map<string, number>();
   for (const call of budgeted) {
@@ -49,7 +49,7 @@ function spawnBeforeDeadline(calls: Call[], run: HostRun): CallsJudged | Unjudge
 
 function onePerClaim(calls: Call[], run: HostRun): CallsJudged | Unjudged {
   const list = invokes(calls);
-  if (list.length === 0) return notApplicable("the record holds no invoke: let the host run a tool call through the provider");
+  if (list.length === 0) return noInvoke(calls);
   if (!recordsAnswers(run)) return skip(OLD_MOCK);
   const problems = repeats(calls)
     .filter(({ earlier }) => failureOf(earlier) === undefined)
@@ -65,7 +65,8 @@ function onePerClaim(calls: Call[], run: HostRun): CallsJudged | Unjudged {
 }
 
 function noRetry(calls: Call[], run: HostRun): CallsJudged | Unjudged {
-  if (!recordsAnswers(run)) return invokes(calls).length === 0 ? notApplicable(NO_FAILURE) : skip(OLD_MOCK);
+  if (invokes(calls).length === 0) return noInvoke(calls);
+  if (!recordsAnswers(run)) return skip(OLD_MOCK);
   const failed = invokes(calls).filter((c) => failureOf(c) !== undefined);
   if (failed.length === 0) return notApplicable(NO_FAILURE);
   const problems = repeats(calls)
@@ -82,7 +83,8 @@ function noRetry(calls: Call[], run: HostRun): CallsJudged | Unjudged {
 }
 
 function failureNotBlock(calls: Call[], run: HostRun): CallsJudged | Unjudged {
-  if (!recordsAnswers(run)) return invokes(calls).length === 0 ? notApplicable(NO_FAILURE) : skip(OLD_MOCK);
+  if (invokes(calls).length === 0) return noInvoke(calls);
+  if (!recordsAnswers(run)) return skip(OLD_MOCK);
   const failed = invokes(calls).filter((c) => failureOf(c) !== undefined);
   if (failed.length === 0) return notApplicable(NO_FAILURE);
   const outcomes = run.expect.outcomes;

@@ -4,7 +4,7 @@
  */
 import { notApplicable } from "../helpers.js";
 import type { HostRun } from "../types.js";
-import { callsCheck, failureOf, invokes, recordsAnswers, type Call, type CallsJudged } from "./provider-calls.js";
+import { callsCheck, failureOf, invokes, noInvoke, recordsAnswers, type Call, type CallsJudged } from "./provider-calls.js";
 
 const ID = "host/provider-reactions";
 
@@ -19,7 +19,7 @@ function enabledProviders(calls: readonly Call[], run: HostRun): { key: string; 
 
 function preparedBeforeInvoke(calls: Call[], run: HostRun): CallsJudged | ReturnType<typeof notApplicable> {
   const first = invokes(calls)[0];
-  if (first === undefined) return notApplicable("the record holds no invoke: let the host run a tool call through the provider after preparing it");
+  if (first === undefined) return noInvoke(calls);
   const problems: CallsJudged["problems"] = [];
   const providers = enabledProviders(calls, run);
   if (providers.length === 0) return notApplicable("--expect-providers-json names no enabled provider: name the providers the host runs");
