@@ -5,6 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { SECRET_ENV_NAME } from "../core/agent-cli/launch.js";
+import type { JsonValue } from "../core/json/index.js";
+import { stableJson } from "../core/json/stable.js";
 
 export const REDACTED = "[redacted]";
 /** Characters of a stdin line kept in the record. */
@@ -91,13 +93,6 @@ export function scanDocuments(text: string): { count: number; firstEnd: number }
   return { count, firstEnd };
 }
 
-/** JSON with object keys sorted: the same value, however its keys were ordered, hashes alike. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isPlainObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-  return JSON.stringify(value) ?? "null";
-}
-
 /**
  * What tells an invocation's event apart (`toolEvent`): its name, its native tool call id, and a
  * hash of the whole event object with sorted keys, so the same event sent to several providers
@@ -108,7 +103,7 @@ export function toolEventOf(request: Record<string, unknown> | undefined): { nam
   if (!isPlainObject(event)) return null;
   const tool = isPlainObject(event.tool) ? event.tool : undefined;
   const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
-  return { name: str(event.name), callId: str(tool?.call_id), sha256: createHash("sha256").update(canonical(event), "utf8").digest("hex") };
+  return { name: str(event.name), callId: str(tool?.call_id), sha256: createHash("sha256").update(stableJson(event as JsonValue), "utf8").digest("hex") };
 }
 
 /** A provider `request` event's fields. */

@@ -64,11 +64,17 @@ function onePerClaim(calls: Call[], run: HostRun): CallsJudged | Unjudged {
   return { judged: list.length, problems };
 }
 
-function noRetry(calls: Call[], run: HostRun): CallsJudged | Unjudged {
+/** The failed invocations of the record, or why the failure reactions cannot be judged on it. */
+function failedInvokes(calls: Call[], run: HostRun): Call[] | Unjudged {
   if (invokes(calls).length === 0) return noInvoke(calls);
   if (!recordsAnswers(run)) return skip(OLD_MOCK);
   const failed = invokes(calls).filter((c) => failureOf(c) !== undefined);
-  if (failed.length === 0) return notApplicable(NO_FAILURE);
+  return failed.length === 0 ? notApplicable(NO_FAILURE) : failed;
+}
+
+function noRetry(calls: Call[], run: HostRun): CallsJudged | Unjudged {
+  const failed = failedInvokes(calls, run);
+  if (!Array.isArray(failed)) return failed;
   const problems = repeats(calls)
     .filter(({ earlier }) => failureOf(earlier) !== undefined)
     .map(({ earlier, later }) => ({
@@ -83,10 +89,8 @@ function noRetry(calls: Call[], run: HostRun): CallsJudged | Unjudged {
 }
 
 function failureNotBlock(calls: Call[], run: HostRun): CallsJudged | Unjudged {
-  if (invokes(calls).length === 0) return noInvoke(calls);
-  if (!recordsAnswers(run)) return skip(OLD_MOCK);
-  const failed = invokes(calls).filter((c) => failureOf(c) !== undefined);
-  if (failed.length === 0) return notApplicable(NO_FAILURE);
+  const failed = failedInvokes(calls, run);
+  if (!Array.isArray(failed)) return failed;
   const outcomes = run.expect.outcomes;
   if (outcomes === undefined) {
     return skip(`${failed.length} invoke${failed.length === 1 ? "" : "s"} failed, and whether the host took ${failed.length === 1 ? "it" : "them"} as a failure or as a block decision is not visible to the mock: give --host-outcomes FILE, the host's own account ({"REQUEST_ID": "failure" | "decision"})`);
