@@ -84,3 +84,21 @@ describe("provider host reactions", () => {
     expect(result(lines)(`${R}/spawn-before-deadline`).status).toBe("pass");
   });
 });
+
+describe("literal-argv without the host's configuration", () => {
+  const twoProviders = (): RecordLine[] =>
+    readRecord(PROVIDER_RECORD).map((l) => (l.pid === INVOKE && l.event === "launch" ? { ...l, mockArgs: ["--policy", "other"], argv: [(l.argv as string[])[0], "--policy", "other"] } : l));
+
+  it("several argument lists (several providers?) skip, asking for --expect-providers-json; with it, they pass", () => {
+    const { args: _args, providers: _providers, ...rest } = PROVIDER_EXPECT;
+    expect(result(twoProviders(), rest)("host/provider/literal-argv")).toMatchObject({ status: "skip", reason: expect.stringContaining("give --expect-providers-json") });
+    const configured = { ...PROVIDER_EXPECT, providers: { ...PROVIDER_EXPECT.providers, other: { args: ["--policy", "other"], enabled: true } } };
+    expect(result(twoProviders(), configured)("host/provider/literal-argv")).toMatchObject({ status: "pass", judged: 3 });
+  });
+
+  it("a call that got its own method as an argument still fails", () => {
+    const lines = readRecord(PROVIDER_RECORD).map((l) => (l.pid === INVOKE && l.event === "launch" ? { ...l, mockArgs: [...(l.mockArgs as string[]), "invoke"], argv: [...(l.argv as string[]), "invoke"] } : l));
+    const { args: _args, providers: _providers, ...rest } = PROVIDER_EXPECT;
+    expect(result(lines, rest)("host/provider/literal-argv")).toMatchObject({ status: "fail" });
+  });
+});
