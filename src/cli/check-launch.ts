@@ -12,6 +12,7 @@ import { buildReport } from "../core/report/build.js";
 import { exitCodeFor } from "../core/report/judge.js";
 import { parseJsonOption, stringArray, stringRecord } from "./agent-options.js";
 import { colorWanted, list } from "./args.js";
+import { outcomesOption, providersOption } from "./host-options.js";
 import { checkReporters, emitReport } from "./output.js";
 import { outputArgs, reportFinisher, type ReportArgs } from "./report-options.js";
 
@@ -23,6 +24,9 @@ export interface CheckLaunchArgs extends ReportArgs {
   expectArgsJson?: string;
   expectEnvJson?: string;
   expectResume?: string;
+  expectProvidersJson?: string;
+  expectCwd?: string;
+  hostOutcomes?: string;
   remoteOptIn?: boolean;
   shutdownGrace?: number;
   slack?: number;
@@ -55,6 +59,9 @@ export async function checkLaunch(a: CheckLaunchArgs): Promise<number> {
     ...(args !== undefined ? { args } : {}),
     ...(env !== undefined ? { env } : {}),
     ...(a.expectResume !== undefined ? { resume: a.expectResume } : {}),
+    ...(a.expectProvidersJson !== undefined ? { providers: providersOption(a.expectProvidersJson) } : {}),
+    ...(a.expectCwd !== undefined ? { cwd: a.expectCwd } : {}),
+    ...(a.hostOutcomes !== undefined ? { outcomes: outcomesOption(a.hostOutcomes) } : {}),
   };
   const bounds: HostBounds = { shutdownGraceMs: msOption("--shutdown-grace", a.shutdownGrace, DEFAULT_SHUTDOWN_GRACE_MS), slackMs: msOption("--slack", a.slack, DEFAULT_SLACK_MS) };
   const startedAt = new Date();

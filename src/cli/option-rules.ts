@@ -34,8 +34,9 @@ export const OPTION_RULES: readonly OptionRule[] = [
   ...agent("managed-tasks-opt-in", "task-output-limit", "task-wait-slack"),
   // What a provider is given and how long its calls may take.
   ...provider("config-json", "config-file", "invalid-config-file", "budget", "budget-slack", "timeout"),
-  // check-launch judges a host: these describe an agent-cli host's configuration.
-  ...["expect-model", "expect-mode", "expect-env-json", "expect-resume", "remote-opt-in", "shutdown-grace"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
+  // check-launch judges a host: these describe an agent-cli host's configuration, then a provider host's.
+  ...["expect-model", "expect-mode", "expect-resume", "remote-opt-in", "shutdown-grace"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
+  ...["expect-providers-json", "expect-cwd", "host-outcomes"].map((option): OptionRule => ({ option, protocols: PROVIDER, commands: ["check-launch"] })),
   // Differential fuzzing: the second provider and what only it is given.
   { option: "against", protocols: PROVIDER, excludes: { options: ["corpus", "shard"], why: "a differential run compares one whole campaign of two providers" } },
   ...["against-arg", "against-config-json", "against-config-file"].map((option): OptionRule => ({ option, protocols: PROVIDER, needs: "against" })),
@@ -120,7 +121,7 @@ export const COMMAND_NEEDS: Readonly<Record<string, CommandNeeds>> = {
   record: { out: { key: "out", kind: "file" }, candidate: CANDIDATE, protocol: "agent-cli" },
   replay: { inputs: [{ key: "file", label: "replay file", kind: "file" }], candidate: CANDIDATE, programs: ["against"] },
   check: { inputs: [{ key: "transcripts", label: "transcript", kind: "file", take: "all" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" }, protocol: "agent-cli" },
-  "check-launch": { inputs: [{ key: "record", label: "record file", kind: "file" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },
+  "check-launch": { inputs: [{ key: "record", label: "record file", kind: "file" }, file("host-outcomes"), ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },
   report: { inputs: [{ key: "file", label: "report file", kind: "file" }, ...REPORT_INPUTS], out: { key: "out", kind: "folder" } },
   matrix: {
     inputs: [file("config"), ...PROVIDER_CONFIG, file("invalid-config-file"), { key: "reports", label: "report file", kind: "file or folder", take: "all" }],

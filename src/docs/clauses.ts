@@ -93,7 +93,7 @@ const PROTOCOLS: readonly { protocol: SuiteProtocol; title: string; about: strin
     about:
       "A host (a desktop launcher, an aw-host, a gateway) launches the kit's mock instead of a real agent CLI or provider; the mock " +
       "records what it was given (`AWP_CONFORMANCE_MOCK_RECORD=FILE`: argv, environment, parent process, stdin lines, signals) and " +
-      "`awp-conformance check-launch FILE` judges that record. The launch, input and shutdown areas judge agent-cli hosts, the provider area " +
+      "`awp-conformance check-launch FILE` judges that record. The launch, input and shutdown areas judge agent-cli hosts, the provider and provider-reactions areas " +
       "provider hosts; `--expect-*` options give the host's configuration to compare with.",
   },
 ];
@@ -114,6 +114,8 @@ const AREA_TESTS: Readonly<Record<string, string>> = {
   "host/input": "`check-launch` on the mock's launch record: every line the host wrote on an agent-cli process's stdin, as written, and how stdin ended",
   "host/shutdown": "`check-launch` on the mock's launch record: the signals each agent-cli process got, its `alive` lines after an ignored SIGTERM, and its exit line (or none: killed)",
   "host/provider": "`check-launch` on the mock provider's launch record: one process per call, with its launch line, request line, signals and exit line",
+  "host/provider-reactions":
+    "`check-launch` on the mock provider's launch record across calls: which provider each process is (its arguments; `--expect-providers-json`), the method, request id, budget_ms, operation and event hash of each request, the mock's answer line (which failure faults fired) and when each process started and ended; the host's own classification of each answer from `--host-outcomes`",
 };
 
 /** Clauses judged otherwise than their area: the runner's look for leftovers after every launch. */

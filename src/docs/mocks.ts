@@ -92,7 +92,8 @@ const INTRO: readonly string[] = [
   "| `stdin-line` | `index`, `bytes`, `sha256`, `text` (the first 4096 characters), `truncated`, `json` (null, or `{type}`) | every line the host wrote (agent-cli), before any fault touches it, blank lines too |",
   "| `stdin-data` | `bytes`: the size of the first chunk | provider: the first bytes of stdin arrived (once; a process killed before it shows none) |",
   "| `stdin-end` | `partial`: bytes of an unterminated last line | stdin reached its end |",
-  "| `request` | `bytes`, `documents` (top-level JSON documents on stdin), `method`, `id`, `deadline` (`{budget_ms}` as sent, or null), `json` (one object), `capped` when the input cap was hit | provider, once stdin ended |",
+  "| `request` | `bytes`, `documents` (top-level JSON documents on stdin), `method`, `id`, `deadline` (`{budget_ms}` as sent, or null), `operation`, `toolEvent` (`name`, `callId`: the event's tool.call_id, `sha256`: the event object hashed with sorted keys, so the same event sent to several providers shows alike; null without an event), `json` (one object), `capped` when the input cap was hit | provider, once stdin ended |",
+  "| `answer` | `status` (of the response written, or null), `effects` (their types), `exitCode` (the status a fault set, or null), `failures` (the faults that changed this answer into a failed call: their host rule below says so), `rejected` when the mock refused the request (exit 2) | provider, just before it writes its answer; none when it was killed first (hang, slow-invoke) or crashed |",
   "| `signal` | `name` (SIGTERM, SIGINT, SIGHUP), `action` (exit or ignored) | each signal |",
   "| `alive` | | one at once, then every 100 ms, while the mock runs on after ignoring a signal, and while a provider fault holds it (hang, slow-invoke, linger), so a SIGKILL shows when it came (at most 600; then `exit` with reason not-killed, exit 1) |",
   "| `exit` | `code`, `reason` (stdin-ended, signal, fault, not-killed, done) | just before the process ends by itself; a crash fault writes code 139 (SIGSEGV). No `exit` line: it was killed (SIGKILL) after its last line |",
@@ -108,6 +109,7 @@ function renderFault(fault: FaultInfo, clauses: readonly string[]): string[] {
     lines.push(`- **Parameters** (${code(faultUsage(fault))}): ${fault.params.map((p) => `${code(p.name)}, ${prose(p.about)} (default ${code(String(p.default))})`).join("; ")}`);
   }
   lines.push(`- **A correct host:** ${prose(fault.host.does)} (${sourceLink(fault.host.section, false)})`);
+  if (fault.host.failure === true) lines.push("- **A failed call:** each answer it changes is named in the record's `answer` (`failures`); `check-launch` judges the host's reaction (host/provider-reactions).");
   if (fault.kitOnly !== undefined) lines.push(`- **Kit only:** ${prose(fault.kitOnly)}.`);
   if (clauses.length > 0) lines.push(`- **Fails the kit's clause${clauses.length === 1 ? "" : "s"}:** ${clauses.map((id) => `[${code(id)}](clauses.md#${clauseAnchor(id)})`).join(", ")}`);
   lines.push("");

@@ -5,6 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { SECRET_ENV_NAME } from "../core/agent-cli/launch.js";
+import type { JsonValue } from "../core/json/index.js";
+import { stableJson } from "../core/json/stable.js";
 
 export const REDACTED = "[redacted]";
 /** Characters of a stdin line kept in the record. */
@@ -91,6 +93,19 @@ export function scanDocuments(text: string): { count: number; firstEnd: number }
   return { count, firstEnd };
 }
 
+/**
+ * What tells an invocation's event apart (`toolEvent`): its name, its native tool call id, and a
+ * hash of the whole event object with sorted keys, so the same event sent to several providers
+ * (or twice to one) shows as the same hash. Null when the request has no event object.
+ */
+export function toolEventOf(request: Record<string, unknown> | undefined): { name: string | null; callId: string | null; sha256: string } | null {
+  const event = request?.event;
+  if (!isPlainObject(event)) return null;
+  const tool = isPlainObject(event.tool) ? event.tool : undefined;
+  const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
+  return { name: str(event.name), callId: str(tool?.call_id), sha256: createHash("sha256").update(stableJson(event as JsonValue), "utf8").digest("hex") };
+}
+
 /** A provider `request` event's fields. */
 export function requestFields(bytes: Buffer, capped: boolean): Record<string, unknown> {
   const text = bytes.toString("utf8");
@@ -105,6 +120,8 @@ export function requestFields(bytes: Buffer, capped: boolean): Record<string, un
     method: str(object?.method),
     id: str(object?.request_id),
     deadline: object !== undefined && Object.hasOwn(object, "budget_ms") ? { budget_ms: object.budget_ms } : null,
+    operation: str(object?.operation),
+    toolEvent: toolEventOf(object),
     json: isPlainObject(whole),
     ...(capped ? { capped: true } : {}),
   };
@@ -114,4 +131,30 @@ export function requestFields(bytes: Buffer, capped: boolean): Record<string, un
 export function partialBytes(bytes: Buffer): number {
   const nl = bytes.lastIndexOf(0x0a);
   return bytes.length - (nl + 1);
+}
+
+/** A provider `answer` event's fields: what the mock answered, and which faults made that answer a failure. */
+export interface AnswerFields {
+  /** The response's status ("ok", "error", or what a fault put there), null when it is not an object with a string status. */
+  status: string | null;
+  /** The type of each effect of the response. */
+  effects: string[];
+  /** The exit status a fault set for the answer, or null (the process then ends with 0). */
+  exitCode: number | null;
+  /** The faults that changed this answer into a failed call (catalogue: host rule marked failure). */
+  failures: string[];
+  /** The mock refused the request (exit 2, no answer on stdout). */
+  rejected?: boolean;
+}
+
+/** The fields of an `answer` event from the response object the mock wrote (after its response faults). */
+export function answerFields(response: unknown, exitCode: number | undefined, failures: readonly string[]): AnswerFields {
+  const object = isPlainObject(response) ? response : undefined;
+  const effects = Array.isArray(object?.effects) ? object.effects : [];
+  return {
+    status: typeof object?.status === "string" ? object.status : null,
+    effects: effects.map((e) => (isPlainObject(e) && typeof e.type === "string" ? e.type : "?")),
+    exitCode: exitCode ?? null,
+    failures: [...failures],
+  };
 }

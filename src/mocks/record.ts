@@ -10,7 +10,7 @@ import { isatty } from "node:tty";
 import { RECORD_HEARTBEAT_MS } from "../core/host/format.js";
 import type { MockProtocol } from "./catalogue/types.js";
 import { exitReason, noteExit, onCrash, type SignalName } from "./process.js";
-import { partialBytes, redactEnv, requestFields, stdinLineFields } from "./record-fields.js";
+import { answerFields, partialBytes, redactEnv, requestFields, stdinLineFields } from "./record-fields.js";
 
 export const RECORD_CAP_BYTES = 16 * 1024 * 1024;
 const ALIVE_MAX = 600;
@@ -132,6 +132,10 @@ export interface MockRecorder {
   /** The first bytes of stdin arrived (the provider mock; written once). */
   stdinData(bytes: number): void;
   request(bytes: Buffer, capped: boolean): void;
+  /** The provider mock answers now (written just before stdout): the response object, the exit status a fault set, the failure faults that changed it. */
+  answer(response: unknown, exitCode: number | undefined, failures: readonly string[]): void;
+  /** The provider mock refused the request (exit 2, nothing on stdout). */
+  rejected(): void;
   signal(name: SignalName, action: "exit" | "ignored"): void;
   alive(): void;
   exit(code: number, reason: "signal"): void;
@@ -177,6 +181,8 @@ export function openRecorder(file: string, protocol: MockProtocol, launch: { moc
         if (!capped) writer.write("stdin-end", { partial: partialBytes(bytes) });
         writer.write("request", requestFields(bytes, capped));
       }),
+    answer: (response, exitCode, failures) => quietly(() => writer.write("answer", { ...answerFields(response, exitCode, failures) })),
+    rejected: () => quietly(() => writer.write("answer", { status: null, effects: [], exitCode: 2, failures: [], rejected: true })),
     signal: (name, action) => quietly(() => writer.write("signal", { name, action })),
     alive: () => {
       if (heartbeat !== undefined) return;

@@ -39,7 +39,7 @@ describe("awp-conformance check-launch (the built CLI)", () => {
     expect(incomplete.code).toBe(4);
     expect(incomplete.stdout).toContain("the record is incomplete (line 12: an unterminated last line");
     expect([usage.code, usage.stderr]).toEqual([2, "awp-conformance: --expect-args-json must be a JSON array of strings (invalid_cli_args_json) [config_invalid]\n"]);
-    expect(list.stdout.trim().split("\n")).toHaveLength(21);
+    expect(list.stdout.trim().split("\n")).toHaveLength(30);
     expect(list.stdout).toMatch(/^MUST {3}host\/launch\/no-shell {2}/);
     expect([unmatched.code, unmatched.stderr]).toEqual([2, "awp-conformance: --skip host/nosuch matches no clause of the host catalogue: `awp-conformance list --protocol host` lists the clause ids [usage]\n"]);
   });

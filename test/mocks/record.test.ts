@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { partialBytes, redactEnv, requestFields, scanDocuments, stdinLineFields, TEXT_CHARS } from "../../src/mocks/record-fields.js";
+import { answerFields, partialBytes, redactEnv, requestFields, scanDocuments, stdinLineFields, TEXT_CHARS, toolEventOf } from "../../src/mocks/record-fields.js";
 import { RecordWriter } from "../../src/mocks/record.js";
 import { useTempDirs } from "../integration/cli.js";
 
@@ -62,11 +62,25 @@ describe("the launch record's fields", () => {
     expect(scanDocuments("\uFEFF{}").count).toBe(1);
     expect(scanDocuments("").count).toBe(0);
     const request = Buffer.from('{"api_version":"aw-provider/v1alpha1","method":"invoke","request_id":"r-1","budget_ms":250}\n');
-    expect(requestFields(request, false)).toEqual({ bytes: request.length, documents: 1, method: "invoke", id: "r-1", deadline: { budget_ms: 250 }, json: true });
+    expect(requestFields(request, false)).toEqual({ bytes: request.length, documents: 1, method: "invoke", id: "r-1", deadline: { budget_ms: 250 }, operation: null, toolEvent: null, json: true });
     const two = Buffer.from('{"method":"describe","request_id":"d"}{}');
-    expect(requestFields(two, true)).toEqual({ bytes: two.length, documents: 2, method: "describe", id: "d", deadline: null, json: false, capped: true });
+    expect(requestFields(two, true)).toEqual({ bytes: two.length, documents: 2, method: "describe", id: "d", deadline: null, operation: null, toolEvent: null, json: false, capped: true });
     expect(requestFields(Buffer.from("not json"), false)).toMatchObject({ documents: 2, method: null, id: null, json: false });
     expect(partialBytes(request)).toBe(0);
     expect(partialBytes(two)).toBe(two.length);
+  });
+
+  it("tells an invocation's event apart by name, call id and a hash of the event whatever its key order, and sums up an answer", () => {
+    const event = { name: "tool.before", tool: { name: "bash", call_id: "c-1", input: { a: 1, b: [2] } } };
+    const reordered = { tool: { input: { b: [2], a: 1 }, call_id: "c-1", name: "bash" }, name: "tool.before" };
+    const fields = (value: unknown): Record<string, unknown> => requestFields(Buffer.from(JSON.stringify({ method: "invoke", request_id: "r", operation: "check", event: value })), false);
+    const first = fields(event);
+    expect(first).toMatchObject({ operation: "check", toolEvent: { name: "tool.before", callId: "c-1" } });
+    expect((first.toolEvent as { sha256: string }).sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(fields(reordered).toolEvent).toEqual(first.toolEvent);
+    expect((fields({ ...event, session_id: "s" }).toolEvent as { sha256: string }).sha256).not.toBe((first.toolEvent as { sha256: string }).sha256);
+    expect(toolEventOf({ event: { name: "tool.after", tool: { call_id: null } } })).toMatchObject({ name: "tool.after", callId: null });
+    expect(answerFields({ status: "ok", effects: [{ type: "block" }, 3] }, 1, ["exit-nonzero-on-block"])).toEqual({ status: "ok", effects: ["block", "?"], exitCode: 1, failures: ["exit-nonzero-on-block"] });
+    expect(answerFields(["x"], undefined, [])).toEqual({ status: null, effects: [], exitCode: null, failures: [] });
   });
 });

@@ -5,6 +5,8 @@ import type { ClauseResult } from "../report/types.js";
 import { inputChecks } from "./checks/input.js";
 import { launchChecks } from "./checks/launch.js";
 import { hostProviderChecks } from "./checks/provider.js";
+import { providerClaimChecks } from "./checks/provider-claims.js";
+import { providerPreparationChecks } from "./checks/provider-preparation.js";
 import { shutdownChecks } from "./checks/shutdown.js";
 import { noLaunch } from "./helpers.js";
 import type { HostProtocol, LaunchRecord } from "./record.js";
@@ -13,7 +15,7 @@ import type { HostBounds, HostExpectations, HostRun } from "./types.js";
 /** The checks of each kind of host; each judges the clauses of its areas of suites/host/. */
 export const HOST_CHECKS: Readonly<Record<HostProtocol, readonly Check<HostRun>[]>> = {
   "agent-cli": [...launchChecks, ...inputChecks, ...shutdownChecks],
-  provider: hostProviderChecks,
+  provider: [...hostProviderChecks, ...providerPreparationChecks, ...providerClaimChecks],
 };
 
 /** The host clauses that judge a host of this protocol, in catalogue order. */
@@ -45,13 +47,15 @@ export function incompleteRecord(record: LaunchRecord): string | undefined {
 
 const EXPECTATIONS: Readonly<Record<HostProtocol, readonly [keyof HostExpectations, string][]>> = {
   "agent-cli": [["model", "--expect-model"], ["mode", "--expect-mode"], ["args", "--expect-args-json"], ["env", "--expect-env-json"]],
-  provider: [["args", "--expect-args-json"]],
+  provider: [["args", "--expect-args-json"], ["providers", "--expect-providers-json"], ["cwd", "--expect-cwd"], ["env", "--expect-env-json"], ["outcomes", "--host-outcomes"]],
 };
 
 function notesOf(run: HostRun): string[] {
   const others = run.record.processes.length - run.processes.length;
   const notes = [`judged ${run.processes.length} ${run.protocol} process${run.processes.length === 1 ? "" : "es"} of the record${others > 0 ? `; ${others} of the other protocol left out (--protocol)` : ""}`];
-  const missing = EXPECTATIONS[run.protocol].filter(([key]) => run.expect[key] === undefined).map(([, flag]) => flag);
+  // The configured providers carry their arguments, cwd and environment: the single-provider options are not missing then.
+  const covered = run.expect.providers !== undefined ? new Set<keyof HostExpectations>(["args", "cwd", "env"]) : new Set<keyof HostExpectations>();
+  const missing = EXPECTATIONS[run.protocol].filter(([key]) => run.expect[key] === undefined && !covered.has(key)).map(([, flag]) => flag);
   if (missing.length > 0) notes.push(`compared with no ${missing.join(", ")}: only the contract's own shape was judged there; give the host's configuration to compare it too`);
   return notes;
 }

@@ -77,6 +77,21 @@ export interface RequestEvent extends Common {
   deadline?: unknown;
   json: boolean;
   capped?: boolean;
+  /** The invocation's operation (records of older mocks lack it). */
+  operation?: string | null;
+  /** What tells the invocation's event apart: its name, tool.call_id and a hash of the event object with sorted keys. */
+  toolEvent?: { name: string | null; callId: string | null; sha256: string } | null;
+}
+
+/** The provider mock answered (just before it wrote stdout), or refused the request. */
+export interface AnswerEvent extends Common {
+  event: "answer";
+  status: string | null;
+  effects: string[];
+  exitCode: number | null;
+  /** The faults that made this answer a failed call. */
+  failures: string[];
+  rejected?: boolean;
 }
 
 export interface SignalEvent extends Common {
@@ -95,7 +110,7 @@ export interface ExitEvent extends Common {
   reason: string;
 }
 
-export type RecordEvent = LaunchEvent | StdinLineEvent | StdinDataEvent | StdinEndEvent | RequestEvent | SignalEvent | AliveEvent | ExitEvent;
+export type RecordEvent = LaunchEvent | StdinLineEvent | StdinDataEvent | StdinEndEvent | RequestEvent | AnswerEvent | SignalEvent | AliveEvent | ExitEvent;
 
 /** One process of the record: its launch line and every later event of its pid, in file order. */
 export interface HostProcess {

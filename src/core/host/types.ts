@@ -1,6 +1,19 @@
 import type { AgentMode } from "../agent-cli/types.js";
 import type { HostProcess, HostProtocol, LaunchRecord } from "./record.js";
 
+/** One provider of the host's configuration (--expect-providers-json). */
+export interface ConfiguredProvider {
+  /** The arguments after the executable, as configured (transport.argv without its first element). */
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  /** False: the configuration disables it (default true). */
+  enabled: boolean;
+}
+
+/** How a host took a provider's answer: as a failed call (on_error applies) or as a policy decision. */
+export type HostOutcome = "failure" | "decision";
+
 /** What the host was configured with, as the user told check-launch (each part optional). */
 export interface HostExpectations {
   /** --expect-model: the model the host was configured with. */
@@ -13,6 +26,12 @@ export interface HostExpectations {
   env?: Record<string, string>;
   /** --expect-resume: the session id the host resumed. */
   resume?: string;
+  /** --expect-providers-json: the configured providers by name (provider hosts). */
+  providers?: Record<string, ConfiguredProvider>;
+  /** --expect-cwd: the working directory of every provider process. */
+  cwd?: string;
+  /** --host-outcomes FILE: how the host classified each invoke's answer, by request_id. */
+  outcomes?: Record<string, HostOutcome>;
   /** --remote-opt-in: the host runs with AWP_AGENT_REMOTE_API_OPT_IN=1. */
   remoteOptIn: boolean;
 }

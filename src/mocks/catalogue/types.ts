@@ -31,6 +31,12 @@ export interface HostRule {
   does: string;
   /** The public section it rests on, as a clause cites one: `{doc: "agent-cli-protocol", section: "Output JSONL"}` (src/core/clauses/sources.ts). */
   section: ClauseSource;
+  /**
+   * Provider faults: what the fault changes is a failed call a correct host applies the step's
+   * on_error to, never a policy decision. The mock's record names such a fault in the `answer`
+   * of each call it changed, and check-launch judges the host's reaction to it.
+   */
+  failure?: true;
 }
 
 export interface FaultInfo {

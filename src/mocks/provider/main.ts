@@ -40,16 +40,36 @@ function decode(ref: ReferenceProvider, hooks: readonly ProviderHooks[], bytes: 
   }
 }
 
-/** The answer's text and exit status, with every fault applied in order. */
-function answer(ref: ReferenceProvider, hooks: readonly ProviderHooks[], request: Obj, bytes: Buffer): { text: string; exitCode: number | undefined } {
+interface Named {
+  name: string;
+  hooks: ProviderHooks;
+  /** The catalogue says a correct host takes what this fault changes as a failed call. */
+  failure: boolean;
+}
+
+/** The answer's text, response and exit status, with every fault applied in order, and the failure faults that changed it. */
+function answer(ref: ReferenceProvider, named: readonly Named[], request: Obj, bytes: Buffer): { text: string; response: Obj; exitCode: number | undefined; failures: string[] } {
+  const changed = new Set<string>();
   let seen = request;
-  for (const hook of hooks) if (hook.request !== undefined) seen = hook.request(seen);
+  for (const { hooks } of named) if (hooks.request !== undefined) seen = hooks.request(seen);
   let response = ref.respond(seen);
-  for (const hook of hooks) if (hook.response !== undefined) response = hook.response(response, seen, bytes);
+  for (const { name, hooks } of named) {
+    if (hooks.response === undefined) continue;
+    const before = stringify(response);
+    response = hooks.response(response, seen, bytes);
+    if (stringify(response) !== before) changed.add(name);
+  }
   let text = `${stringify(response)}\n`;
-  for (const hook of hooks) if (hook.text !== undefined) text = hook.text(text, response);
-  const exitCode = hooks.map((h) => h.exitCode?.(response, request)).find((code) => code !== undefined);
-  return { text, exitCode };
+  for (const { name, hooks } of named) {
+    if (hooks.text === undefined) continue;
+    const before = text;
+    text = hooks.text(text, response);
+    if (text !== before) changed.add(name);
+  }
+  const exit = named.map((n) => ({ name: n.name, code: n.hooks.exitCode?.(response, request) })).find((e) => e.code !== undefined);
+  if (exit !== undefined) changed.add(exit.name);
+  const failures = named.filter((n) => n.failure && changed.has(n.name)).map((n) => n.name);
+  return { text, response, exitCode: exit?.code, failures };
 }
 
 type Table = Readonly<Record<string, ProviderFault>>;
@@ -82,7 +102,7 @@ function noteFirstBytes(recorder: MockRecorder): void {
 
 export async function runProvider(faults: readonly ActiveFault[], _args: readonly string[], ctx: MockContext, recorder: MockRecorder | undefined): Promise<void> {
   const reference = loadReference();
-  const named = await Promise.all(faults.map(async (f) => ({ name: f.info.name, hooks: (await providerFault(f.info))(f.params, ctx) })));
+  const named: Named[] = await Promise.all(faults.map(async (f) => ({ name: f.info.name, hooks: (await providerFault(f.info))(f.params, ctx), failure: f.info.host.failure === true })));
   const hooks = named.map((n) => n.hooks);
   const ignoring = named.find((n) => n.hooks.ignoreSigterm === true)?.name;
   ownSignals((signal) => (signal === "SIGTERM" ? ignoring : undefined), recorder, ignoring !== undefined);
@@ -98,12 +118,13 @@ export async function runProvider(faults: readonly ActiveFault[], _args: readonl
     recorder?.request(bytes, bytes.length >= limit);
     request = decode(ref, hooks, bytes);
   } catch (error) {
+    recorder?.rejected();
     process.stderr.write(`awp-conformance-mock: rejected request: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
     return;
   }
   if (hooks.some((h) => h.crash?.(request) === true)) crashNow();
-  const { text, exitCode } = answer(ref, hooks, request, bytes);
+  const { text, response, exitCode, failures } = answer(ref, named, request, bytes);
   // While a fault holds the process, the record gets a heartbeat: a host that kills it with SIGKILL
   // (aw does, at the deadline) still leaves a record of when it was last running.
   if (hooks.some((h) => h.silent === true)) {
@@ -115,6 +136,7 @@ export async function runProvider(faults: readonly ActiveFault[], _args: readonl
     recorder?.alive();
     await sleep(delay);
   }
+  recorder?.answer(response, exitCode, failures);
   process.stdout.write(text);
   if (exitCode !== undefined) {
     noteExit("fault");

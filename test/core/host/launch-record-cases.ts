@@ -35,7 +35,16 @@ export const AGENT_CLI_EXPECT: HostExpectations = {
   remoteOptIn: false,
 };
 
-export const PROVIDER_EXPECT: HostExpectations = { args: ["--policy", "strict"], remoteOptIn: false };
+/** The passing provider record's host: one enabled provider (its invoke killed at budget_ms, a failure it reports) and one disabled. */
+export const PROVIDER_EXPECT: HostExpectations = {
+  args: ["--policy", "strict"],
+  providers: {
+    strict: { args: ["--policy", "strict"], cwd: "/home/ci", env: { AWP_CONFORMANCE_MOCK_FAULTS: "slow-invoke:ms=3000" }, enabled: true },
+    audit: { args: ["--policy", "audit"], enabled: false },
+  },
+  outcomes: { "invoke-1": "failure" },
+  remoteOptIn: false,
+};
 
 /** The two processes of the agent-cli record: a fresh conversation, shut down while it ignored SIGTERM, then a resumed one with MCP. */
 const FRESH = 4201;
@@ -129,6 +138,24 @@ export const AGENT_CLI_RECORD_CASES: readonly RecordCase[] = [
 ];
 
 const prv = (id: string): string => `host/provider/${id}`;
+const rct = (id: string): string => `host/provider-reactions/${id}`;
+
+/** Lines of one pid, shifted by `ms`. */
+const shift = (pid: number, ms: number) => (lines: RecordLine[]): RecordLine[] => lines.map((l) => (l.pid === pid ? { ...l, at: (l.at ?? 0) + ms } : l));
+
+/** A further provider process, appended: a launch like `like`'s, then `events` (request, answer, exit...) at their offsets from `at`. */
+function addProcess(pid: number, like: number, at: number, events: readonly RecordLine[], launch: Partial<RecordLine> = {}) {
+  return (lines: RecordLine[]): RecordLine[] => {
+    const base = lines.find((l) => l.pid === like && l.event === "launch")!;
+    const added: RecordLine[] = [{ ...base, ...launch, pid, at }, ...events.map((e) => ({ v: 1, protocol: "provider", pid, ...e, at: at + (e.at ?? 0) }))];
+    return [...lines, ...added];
+  };
+}
+
+const EVENT = { name: "tool.before", callId: "call-1", sha256: "9".repeat(64) };
+const request = (method: string, id: string, extra: Record<string, unknown> = {}): RecordLine => ({ event: "request", at: 20, bytes: 180, documents: 1, method, id, deadline: null, json: true, operation: null, toolEvent: null, ...extra });
+const invokeRequest = (id: string, extra: Record<string, unknown> = {}): RecordLine => request("invoke", id, { deadline: { budget_ms: 500 }, operation: "check", toolEvent: EVENT, ...extra });
+const answered: RecordLine[] = [{ event: "answer", at: 30, status: "ok", effects: [], exitCode: null, failures: [] }, { event: "exit", at: 40, code: 0, reason: "done" }];
 
 export const PROVIDER_RECORD_CASES: readonly RecordCase[] = [
   { name: "provider-via-shell", about: "the host ran the provider through bash -c", protocol: "provider", fails: [prv("no-shell")], mutate: edit(VALIDATE, "launch", (l) => (l.parent = { pid: 4160, comm: "bash", exe: "bash" })) },
@@ -138,7 +165,8 @@ export const PROVIDER_RECORD_CASES: readonly RecordCase[] = [
     name: "stdin-left-open",
     about: "stdin never closed, the process killed while it waited",
     protocol: "provider",
-    fails: [prv("stdin-closed")],
+    // The describe never answered, and the host invoked anyway: preparation is not complete either.
+    fails: [prv("stdin-closed"), rct("prepared-before-invoke")],
     mutate: (lines) => lines.flatMap((l) => (l.pid !== DESCRIBE || l.event === "launch" ? [l] : l.event === "stdin-end" ? [{ v: l.v, protocol: l.protocol, pid: l.pid, at: l.at, event: "stdin-data", bytes: 85 }] : [])),
   },
   {
@@ -153,4 +181,44 @@ export const PROVIDER_RECORD_CASES: readonly RecordCase[] = [
         .map((l) => (l.pid === INVOKE && l.event === "exit" ? { ...l, at: start + 2000, code: 0, reason: "done" } : l));
     },
   },
+  // ---- reactions (suites/host/provider-reactions.yaml)
+  { name: "invoke-before-prepare", about: "invoked the provider before describing and validating it", protocol: "provider", fails: [rct("prepared-before-invoke")], mutate: shift(INVOKE, -1000) },
+  {
+    name: "invoke-after-rejected-config",
+    about: "invoked a provider whose validate_config failed",
+    protocol: "provider",
+    fails: [rct("prepared-before-invoke")],
+    mutate: edit(VALIDATE, "answer", (l) => Object.assign(l, { status: "error", failures: ["reject-all-configs"] })),
+  },
+  { name: "described-twice", about: "described the provider again before the invoke", protocol: "provider", fails: [rct("prepared-once-in-order")], mutate: addProcess(5004, DESCRIBE, 1764633600400, [request("describe", "describe-2"), ...answered]) },
+  { name: "validated-before-describe", about: "validate_config before describe", protocol: "provider", fails: [rct("prepared-once-in-order")], mutate: shift(VALIDATE, -500) },
+  {
+    name: "disabled-started",
+    about: "described a provider the configuration disables",
+    protocol: "provider",
+    fails: [rct("disabled-not-started")],
+    mutate: addProcess(5004, DESCRIBE, 1764633600400, [request("describe", "describe-audit"), ...answered], { mockArgs: ["--policy", "audit"], argv: ["/opt/host-ci/node_modules/awp-conformance/dist/src/mocks/provider.js", "--policy", "audit"] }),
+  },
+  {
+    name: "spawned-after-deadline",
+    about: "the event's next step started 2 s after its deadline, with a fresh budget",
+    protocol: "provider",
+    fails: [rct("spawn-before-deadline")],
+    mutate: addProcess(5006, INVOKE, 1764633603200, [invokeRequest("invoke-2", { operation: "record" }), ...answered]),
+  },
+  { name: "no-budget-left", about: "an invoke sent with budget_ms 0", protocol: "provider", fails: [rct("spawn-before-deadline")], mutate: addProcess(5006, INVOKE, 1764633601000, [invokeRequest("invoke-2", { operation: "record", deadline: { budget_ms: 0 } }), ...answered]) },
+  {
+    name: "two-processes-one-claim",
+    about: "one step of an event run by two processes at once",
+    protocol: "provider",
+    fails: [rct("one-process-per-claim")],
+    mutate: (lines) => {
+      const other = { toolEvent: { ...EVENT, callId: "call-2", sha256: "8".repeat(64) } };
+      return addProcess(5007, INVOKE, 1764633601310, [invokeRequest("invoke-2", other), ...answered])(addProcess(5006, INVOKE, 1764633601300, [invokeRequest("invoke-2", other), ...answered])(lines));
+    },
+  },
+  { name: "retried-after-failure", about: "the failed invoke run again for the same event", protocol: "provider", fails: [rct("no-retry-after-failure")], mutate: addProcess(5006, INVOKE, 1764633601200, [invokeRequest("invoke-1-retry"), ...answered]) },
+  { name: "failure-as-block", about: "the host's own account: the failed invoke taken as a decision", protocol: "provider", fails: [rct("failure-not-block")], expect: { outcomes: { "invoke-1": "decision" } }, mutate: (lines) => lines },
+  { name: "cwd-changed", about: "the invoke run in another directory", protocol: "provider", fails: [prv("configured-cwd")], mutate: edit(INVOKE, "launch", (l) => (l.cwd = "/tmp")) },
+  { name: "env-changed", about: "a configured environment entry with another value", protocol: "provider", fails: [prv("configured-env")], mutate: edit(INVOKE, "launch", (l) => (env(l).AWP_CONFORMANCE_MOCK_FAULTS = "hang")) },
 ];

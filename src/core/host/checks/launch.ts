@@ -127,7 +127,11 @@ function envAllowlistProblems(launch: LaunchEvent, run: HostRun): Problem[] {
 
 function envConfiguredProblems(launch: LaunchEvent, run: HostRun): Problem[] | undefined {
   const entries = Object.entries(run.expect.env ?? {});
-  if (entries.length === 0) return undefined;
+  return entries.length === 0 ? undefined : envEntryProblems(launch, entries);
+}
+
+/** The configured entries missing from the launch's environment or holding another value (a redacted value counts as present). */
+export function envEntryProblems(launch: LaunchEvent, entries: readonly [string, string][]): Problem[] {
   return entries.flatMap(([name, value]): Problem[] => {
     const got = launch.env[name];
     if (got === undefined) return [{ message: `the configured entry ${name} is missing` }];

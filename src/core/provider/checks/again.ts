@@ -1,5 +1,6 @@
 import type { Check } from "../../report/judge.js";
 import type { JsonValue } from "../../json/index.js";
+import { stableJson } from "../../json/stable.js";
 import { responseObject } from "../response.js";
 import type { JsonObject, ProviderExchange, ProviderTranscript } from "../types.js";
 import { finding, judgeEach, show, skip } from "./helpers.js";
@@ -12,17 +13,7 @@ import { describeBlocker, howAnswered } from "./reasons.js";
  * files those fresh-directory calls left behind (provider/describe/leaves-no-files).
  */
 
-/** JSON text with sorted keys (bigints as digits) and without `drop` at the top level. */
-export function stableJson(value: JsonValue, drop: readonly string[] = []): string {
-  const walk = (v: JsonValue): string => {
-    if (typeof v === "bigint") return v.toString();
-    if (v === null || typeof v !== "object") return JSON.stringify(v);
-    if (Array.isArray(v)) return `[${v.map(walk).join(",")}]`;
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${walk(v[k] as JsonValue)}`).join(",")}}`;
-  };
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return walk(value);
-  return walk(Object.fromEntries(Object.entries(value).filter(([k]) => !drop.includes(k))));
-}
+export { stableJson };
 
 /** A description with operations in name order and their events and effects sorted: the order carries no meaning. */
 function normalDescription(response: JsonObject): JsonObject {
