@@ -26,6 +26,7 @@ const R = {
   partialLine: { section: OUTPUT, does: "Parses (or drops) an unterminated last stdout line when the process exits, without hanging; every event is meant to end with a newline." },
   outputGuard: { section: OUTPUT, does: "Stops the runtime once its unbroken stdout buffer passes 4 MiB (runtime_output_oversize) instead of buffering without bound; decodes stdout lossily and never renders such bytes." },
   unknownEvents: { section: TRANSLATOR, does: "Ignores JSON objects it does not know (no type, an unknown type) and keeps the turn going." },
+  splitLines: { section: OUTPUT, does: "Cuts stdout into lines at the newline, whatever reads the bytes come in: a line split across several writes is one event, and the session goes on in the same process." },
   exitedRuntime: { section: INPUT, does: "Notices the child's exit and reports the runtime as gone (the user's next send fails visibly); it never waits for an answer from a process that has exited. The process is meant to stay alive for the conversation." },
   refusedLaunch: { section: LAUNCH, does: "Shows the failed launch with the stderr it kept (bounded), so the operator can fix the configuration (for example awp-jsonl instead of stream-json); no silent hang." },
   noInit: { section: OUTPUT, does: "Works without system/init (it is recommended, not required): the session id then comes from the result's session_id." },
@@ -70,6 +71,12 @@ const WIRE: readonly FaultEntry[] = [
   { name: "partial-last-line", group: "output", does: "When stdin ends, writes a last event without its newline after the last result, then exits.", host: R.partialLine },
   { name: "huge-line", group: "output", does: "After the selected turn's result, writes `bytes` bytes of 'x' with no newline (they run into the next line).", host: R.outputGuard, params: [param("bytes", "count", 5 * 1024 * 1024, "length of the unbroken run"), turn("tools-1")] },
   { name: "untyped-event", group: "output", does: "Before each turn's result, writes a JSON object without a type field.", host: R.unknownEvents },
+  { name: "unknown-event", group: "output", does: "Not a fault: before each turn's result, writes an event of a type the contract does not name (awp_conformance_unknown).", host: R.unknownEvents },
+  {
+    name: "split-lines", group: "output", host: R.splitLines,
+    does: "Not a fault: writes every stdout line in `parts` pieces, `ms` apart, so a line reaches the host across several reads.",
+    params: [param("parts", "count", 3, "writes per line"), param("ms", "count", 10, "pause after each write")],
+  },
 
   // ---- session
   { name: "exit-at-start", group: "session", does: "Exits with `code` at once, before reading any input.", host: R.exitedRuntime, params: [code(0)] },
