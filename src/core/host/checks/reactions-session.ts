@@ -6,7 +6,7 @@
 import type { Check } from "../../report/judge.js";
 import type { Finding } from "../../report/types.js";
 import { conversationsOf, endOf, failedTurns, resumedId, sessionIds, userLines } from "../conversations.js";
-import { eventsOf, hostFinding, notApplicable, perProcess, RETRY_WINDOW_MS, skip, START_RETRIES, type Unjudged } from "../helpers.js";
+import { eventsOf, hostFinding, notApplicable, perProcess, RETRY_WINDOW_MS, skip, START_RETRIES, type Problem, type Unjudged } from "../helpers.js";
 import type { HostProcess } from "../record.js";
 import type { HostRun } from "../types.js";
 
@@ -29,7 +29,7 @@ const oneProcess: Check<HostRun> = {
         ordered.slice(0, j).flatMap((earlier) => {
           if (later.launch.at >= endOf(earlier)) return [];
           const id = sessionIds(later).find((s) => sessionIds(earlier).includes(s)) ?? "";
-          const message = `the host started this CLI for session ${JSON.stringify(id)} while pid ${earlier.pid} of the same conversation was still running (seen ${ms(endOf(earlier) - later.launch.at)} ms later)`;
+          const message = `the host started this CLI for session ${JSON.stringify(id)} while pid ${earlier.pid} of the same conversation was still running (the record shows it alive ${ms(endOf(earlier) - later.launch.at)} ms after this launch)`;
           return [hostFinding(`${ID}/one-process-per-conversation`, later, { message, expected: "one process per conversation: the earlier one gone before another starts", events: [later.launch] })];
         }),
       );
@@ -68,7 +68,7 @@ const noReplay: Check<HostRun> = {
   },
 };
 
-function stopsProblems(process: HostProcess): ReturnType<Parameters<typeof perProcess>[1]> {
+function stopsProblems(process: HostProcess): Problem[] | undefined {
   const gone = eventsOf(process, "host-gone")[0];
   const signalled = eventsOf(process, "signal").some((s) => gone === undefined || s.at <= gone.at);
   if (gone === undefined) return signalled ? [] : undefined;
