@@ -114,7 +114,10 @@ function renderFault(fault: FaultInfo, clauses: readonly string[]): string[] {
   }
   lines.push(`- **A correct host:** ${prose(fault.host.does)} (${sourceLink(fault.host.section, false)})`);
   if (fault.kitOnly !== undefined) lines.push(`- **Kit only:** ${prose(fault.kitOnly)}.`);
-  if (clauses.length > 0) lines.push(`- **Fails the kit's clause${clauses.length === 1 ? "" : "s"}:** ${clauses.map((id) => `[${code(id)}](clauses.md#${clauseAnchor(id)})`).join(", ")}`);
+  const links = (ids: readonly string[]): string => ids.map((id) => `[${code(id)}](clauses.md#${clauseAnchor(id)})`).join(", ");
+  const judged = fault.hostClauses ?? [];
+  if (judged.length > 0) lines.push(`- **The host's reaction is judged by:** ${links(judged)} (${code("check-launch")} on the record)`);
+  if (clauses.length > 0) lines.push(`- **Fails the kit's clause${clauses.length === 1 ? "" : "s"}:** ${links(clauses)}`);
   lines.push("");
   return lines;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { conversationsOf } from "../../../src/core/host/conversations.js";
+import { AGENT_CLI_CATALOGUE } from "../../../src/mocks/catalogue/agent-cli.js";
 import { hostClauses } from "../../../src/core/host/judge.js";
 import { parseLaunchRecord } from "../../../src/core/host/record.js";
 import type { RecordLine } from "./launch-record-cases.js";
@@ -22,6 +23,16 @@ describe("the passing record of a host that reacts well", () => {
   it("ties processes into conversations by the session ids they resumed or were given", () => {
     const record = parseLaunchRecord(toJsonl(readRecord(REACTIONS_RECORD)));
     expect(conversationsOf(record.processes).map((c) => c.map((p) => p.pid))).toEqual([[HUGE], [LOGS], [MID, RESUMED], [START]]);
+  });
+});
+
+describe("the mock catalogue names the reaction clauses", () => {
+  it("every clause a fault says judges the host's reaction exists, and each reaction that needs a fault has one", () => {
+    const named = AGENT_CLI_CATALOGUE.flatMap((f) => f.hostClauses ?? []);
+    expect(named.filter((id) => !reactionIds.includes(id))).toEqual([]);
+    // One process per conversation and the shutdown need no fault: any resumed conversation, any host that quits.
+    const needFault = reactionIds.filter((id) => !id.endsWith("/one-process-per-conversation") && !id.endsWith("/shutdown-stops-every-cli"));
+    expect(needFault.filter((id) => !named.includes(id))).toEqual([]);
   });
 });
 
