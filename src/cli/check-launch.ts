@@ -2,7 +2,7 @@ import type { AgentMode } from "../core/agent-cli/types.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { checkSelection, makeSelector } from "../core/clauses/patterns.js";
 import { KitError } from "../core/errors.js";
-import { DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLACK_MS } from "../core/host/helpers.js";
+import { DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLACK_MS, OVERSIZE_STOP_MS, RETRY_WINDOW_MS, START_RETRIES } from "../core/host/helpers.js";
 import { hostRun, judgeHostRun, recordProtocol } from "../core/host/judge.js";
 import { parseLaunchRecord, type HostProtocol } from "../core/host/record.js";
 import type { HostBounds, HostExpectations } from "../core/host/types.js";
@@ -30,15 +30,18 @@ export interface CheckLaunchArgs extends ReportArgs {
   remoteOptIn?: boolean;
   shutdownGrace?: number;
   slack?: number;
+  oversizeStop?: number;
+  startRetries?: number;
+  retryWindow?: number;
   clause?: unknown;
   skip?: unknown;
   out?: string;
   reporter?: unknown;
 }
 
-function msOption(flag: string, value: number | undefined, fallback: number): number {
+function msOption(flag: string, value: number | undefined, fallback: number, unit = "milliseconds"): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new KitError("usage", `${flag}: give a whole number of milliseconds, 0 or more`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new KitError("usage", `${flag}: give a whole number of ${unit}, 0 or more`);
   return value;
 }
 
@@ -63,7 +66,13 @@ export async function checkLaunch(a: CheckLaunchArgs): Promise<number> {
     ...(a.expectCwd !== undefined ? { cwd: a.expectCwd } : {}),
     ...(a.hostOutcomes !== undefined ? { outcomes: outcomesOption(a.hostOutcomes) } : {}),
   };
-  const bounds: HostBounds = { shutdownGraceMs: msOption("--shutdown-grace", a.shutdownGrace, DEFAULT_SHUTDOWN_GRACE_MS), slackMs: msOption("--slack", a.slack, DEFAULT_SLACK_MS) };
+  const bounds: HostBounds = {
+    shutdownGraceMs: msOption("--shutdown-grace", a.shutdownGrace, DEFAULT_SHUTDOWN_GRACE_MS),
+    slackMs: msOption("--slack", a.slack, DEFAULT_SLACK_MS),
+    oversizeStopMs: msOption("--oversize-stop", a.oversizeStop, OVERSIZE_STOP_MS),
+    startRetries: msOption("--start-retries", a.startRetries, START_RETRIES, "starts"),
+    retryWindowMs: msOption("--retry-window", a.retryWindow, RETRY_WINDOW_MS),
+  };
   const startedAt = new Date();
   const record = parseLaunchRecord(readInputFile(a.record, "record"));
   const protocol = recordProtocol(record, a.protocol as HostProtocol | undefined);

@@ -35,7 +35,7 @@ export const OPTION_RULES: readonly OptionRule[] = [
   // What a provider is given and how long its calls may take.
   ...provider("config-json", "config-file", "invalid-config-file", "budget", "budget-slack", "timeout"),
   // check-launch judges a host: these describe an agent-cli host's configuration, then a provider host's.
-  ...["expect-model", "expect-mode", "expect-resume", "remote-opt-in", "shutdown-grace"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
+  ...["expect-model", "expect-mode", "expect-resume", "remote-opt-in", "shutdown-grace", "oversize-stop", "start-retries", "retry-window"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
   ...["expect-providers-json", "expect-cwd", "host-outcomes"].map((option): OptionRule => ({ option, protocols: PROVIDER, commands: ["check-launch"] })),
   // Differential fuzzing: the second provider and what only it is given.
   { option: "against", protocols: PROVIDER, excludes: { options: ["corpus", "shard"], why: "a differential run compares one whole campaign of two providers" } },

@@ -45,6 +45,7 @@ export const FAULT_SOURCES: readonly { protocol?: Protocol; fake: string; table:
   { protocol: "provider", fake: "awp-conformance mock provider", table: "test/integration/provider-faults.ts" },
   { protocol: "agent-cli", fake: "awp-conformance mock agent-cli", table: "test/integration/agent-cli-faults.ts" },
   { fake: "test/fixtures/launch-records", table: "test/core/host/launch-record-cases.ts", kind: "record" },
+  { fake: "test/fixtures/launch-records", table: "test/core/host/reaction-record-cases.ts", kind: "record" },
 ];
 
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
@@ -94,7 +95,9 @@ const PROTOCOLS: readonly { protocol: SuiteProtocol; title: string; about: strin
       "A host (a desktop launcher, an aw-host, a gateway) launches the kit's mock instead of a real agent CLI or provider; the mock " +
       "records what it was given (`AWP_CONFORMANCE_MOCK_RECORD=FILE`: argv, environment, parent process, stdin lines, signals) and " +
       "`awp-conformance check-launch FILE` judges that record. The launch, input and shutdown areas judge agent-cli hosts, the provider and provider-reactions areas " +
-      "provider hosts; `--expect-*` options give the host's configuration to compare with.",
+      "provider hosts; `--expect-*` options give the host's configuration to compare with. The agent-cli-reactions area judges what an agent-cli " +
+      "host does after the mock misbehaves (its faults), from the same record: the mock also notes when a fault fired, the session ids and " +
+      "terminal events it gave, and when its host went away.",
   },
 ];
 
@@ -116,6 +119,8 @@ const AREA_TESTS: Readonly<Record<string, string>> = {
   "host/provider": "`check-launch` on the mock provider's launch record: one process per call, with its launch line, request line, signals and exit line",
   "host/provider-reactions":
     "`check-launch` on the mock provider's launch record across calls: which provider each process is (its arguments; `--expect-providers-json`), the method, request id, budget_ms, operation and event hash of each request, the mock's answer line (which failure faults fired) and when each process started and ended; the host's own classification of each answer from `--host-outcomes`",
+  "host/agent-cli-reactions":
+    "`check-launch` on the agent-cli mock's launch record of a host run against a fault: the `fault` line (when it fired), the stdin lines and signals after it, the `session` and `result` lines that tie processes into conversations and turns to their outcome, and `host-gone`",
 };
 
 /** Clauses judged otherwise than their area: the runner's look for leftovers after every launch. */

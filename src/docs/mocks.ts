@@ -97,6 +97,11 @@ const INTRO: readonly string[] = [
   "| `signal` | `name` (SIGTERM, SIGINT, SIGHUP), `action` (exit or ignored) | each signal |",
   "| `alive` | | one at once, then every 100 ms, while the mock runs on after ignoring a signal, and while a provider fault holds it (hang, slow-invoke, linger), so a SIGKILL shows when it came (at most 600; then `exit` with reason not-killed, exit 1) |",
   "| `exit` | `code`, `reason` (stdin-ended, signal, fault, not-killed, done) | just before the process ends by itself; a crash fault writes code 139 (SIGSEGV). No `exit` line: it was killed (SIGKILL) after its last line |",
+  "| `fault` | `name`, `input` (the index of the stdin line whose turn it hit, or null), `bytes` (huge-line: the run's length) | agent-cli: the moment a fault that a host reacts to fired: huge-line (its run begins), log-on-stdout, untyped-event, unknown-event, split-lines (once per turn), exit-mid-turn, exit-at-start, refused-launch, refuse-resume, refuse-mcp-config, partial-last-line |",
+  "| `fault-flushed` | `name`, `input` | agent-cli: huge-line's run was handed to the pipe whole (the host had read all of it but what the pipe holds) |",
+  "| `session` | `id` | agent-cli: a session id the host got on stdout, the first time (so a later `--resume ID` ties two processes to one conversation) |",
+  "| `result` | `input`, `error` (is_error true) | agent-cli: the terminal event (a result, or message_stop) the host got for the stdin line of that index; a line without one failed before its end |",
+  "| `host-gone` | `parent`: the pid of the host | agent-cli: stdin ended because the host is exiting or gone (its pid is no longer the parent, or /proc shows it exiting) |",
   "| `record-full` | | the file reached 16 MiB; nothing more is written |",
   "",
   "The faults `silent` and `binary-garbage` never read stdin, so their records have no stdin lines.",
@@ -111,7 +116,10 @@ function renderFault(fault: FaultInfo, clauses: readonly string[]): string[] {
   lines.push(`- **A correct host:** ${prose(fault.host.does)} (${sourceLink(fault.host.section, false)})`);
   if (fault.host.failure === true) lines.push("- **A failed call:** each answer it changes is named in the record's `answer` (`failures`); `check-launch` judges the host's reaction (host/provider-reactions).");
   if (fault.kitOnly !== undefined) lines.push(`- **Kit only:** ${prose(fault.kitOnly)}.`);
-  if (clauses.length > 0) lines.push(`- **Fails the kit's clause${clauses.length === 1 ? "" : "s"}:** ${clauses.map((id) => `[${code(id)}](clauses.md#${clauseAnchor(id)})`).join(", ")}`);
+  const links = (ids: readonly string[]): string => ids.map((id) => `[${code(id)}](clauses.md#${clauseAnchor(id)})`).join(", ");
+  const judged = fault.hostClauses ?? [];
+  if (judged.length > 0) lines.push(`- **The host's reaction is judged by:** ${links(judged)} (${code("check-launch")} on the record)`);
+  if (clauses.length > 0) lines.push(`- **Fails the kit's clause${clauses.length === 1 ? "" : "s"}:** ${links(clauses)}`);
   lines.push("");
   return lines;
 }

@@ -139,6 +139,8 @@ export interface MockRecorder {
   signal(name: SignalName, action: "exit" | "ignored"): void;
   alive(): void;
   exit(code: number, reason: "signal"): void;
+  /** One more event of the agent-cli mock's observations (src/mocks/agent-cli/observe.ts): fault, fault-flushed, session, result, host-gone. */
+  note(event: string, fields: Record<string, unknown>): void;
 }
 
 /**
@@ -200,5 +202,6 @@ export function openRecorder(file: string, protocol: MockProtocol, launch: { moc
       }, RECORD_HEARTBEAT_MS).unref();
     },
     exit: (code, reason) => quietly(() => writer.exit(code, reason)),
+    note: (event, fields) => quietly(() => writer.write(event, fields)),
   };
 }

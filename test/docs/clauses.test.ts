@@ -9,12 +9,14 @@ import { areaOf, clauseAnchor } from "../../src/reporters/links.js";
 import * as agentCliFaults from "../integration/agent-cli-faults.js";
 import * as providerFaults from "../integration/provider-faults.js";
 import * as hostRecordCases from "../core/host/launch-record-cases.js";
+import * as reactionRecordCases from "../core/host/reaction-record-cases.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const MODULES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   "test/integration/provider-faults.ts": providerFaults,
   "test/integration/agent-cli-faults.ts": agentCliFaults,
   "test/core/host/launch-record-cases.ts": hostRecordCases,
+  "test/core/host/reaction-record-cases.ts": reactionRecordCases,
 };
 const faults: FaultTable[] = FAULT_SOURCES.map((source) => {
   const module = MODULES[source.table];
@@ -73,7 +75,7 @@ describe("docs/clauses.md", () => {
   });
 
   it("reads every fault case of the tables", () => {
-    const total = [...Object.values(providerFaults), ...Object.values(agentCliFaults), ...Object.values(hostRecordCases)].reduce((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
+    const total = [...Object.values(providerFaults), ...Object.values(agentCliFaults), ...Object.values(hostRecordCases), ...Object.values(reactionRecordCases)].reduce((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
     expect(faults.reduce((n, t) => n + t.cases.length, 0)).toBe(total);
   });
 

@@ -16,12 +16,9 @@
 // Deliberately broken hosts: --via-shell (runs the command line through /bin/sh -c),
 // --kill-after MS (SIGKILL that long after SIGTERM, whatever the grace), --no-deadline (waits
 // for a slow invoke instead of ending it at budget_ms).
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
-
-const ALLOWLIST = ["PATH", "Path", "PATHEXT", "SystemRoot", "WINDIR", "COMSPEC", "TEMP", "TMP", "HOME", "USERPROFILE", "LOCALAPPDATA", "APPDATA", "LANG", "LC_ALL", "TERM", "COLORTERM"];
-const COMPAT = ["--output-format", "stream-json", "--input-format", "stream-json", "--print", "--verbose"];
+import { childEnv, COMPAT, jsonEnv, signalGroup, sleep, start as startChild, within } from "./host-process.mjs";
 
 const [protocol, executable, ...rest] = process.argv.slice(2);
 const options = { turn: [] };
@@ -32,45 +29,9 @@ for (let i = 0; i < rest.length; i++) {
   else options[name] = rest[++i];
 }
 const number = (value, fallback) => (value === undefined ? fallback : Number(value));
-const jsonEnv = (name, fallback) => (process.env[name] ? JSON.parse(process.env[name]) : fallback);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The child environment: the OS allowlist from this process, then the configured entries. */
-function childEnv() {
-  const env = {};
-  for (const name of ALLOWLIST) if (process.env[name] !== undefined) env[name] = process.env[name];
-  return { ...env, ...jsonEnv(protocol === "provider" ? "AWP_PROVIDER_ENV_JSON" : "AWP_AGENT_CLI_ENV_JSON", {}) };
-}
-
-const quote = (arg) => `'${arg.replace(/'/g, "'\\''")}'`;
-
-/** Starts the candidate in its own process group (so the whole group can be signalled), without a shell unless told. */
-function start(args) {
-  const stdio = ["pipe", "pipe", "ignore"];
-  const env = childEnv();
-  const child = options["via-shell"]
-    ? spawn("/bin/sh", ["-c", [executable, ...args].map(quote).join(" ")], { stdio, env, detached: true })
-    : spawn(executable, args, { stdio, env, detached: true });
-  child.exited = new Promise((resolve) => child.once("exit", resolve));
-  return child;
-}
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is gone already.
-  }
-}
-
-/** Whether `promise` settles within `ms` (the timer does not outlive the answer). */
-async function within(promise, ms) {
-  let timer;
-  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms, false)));
-  const result = await Promise.race([promise.then(() => true), timeout]);
-  clearTimeout(timer);
-  return result;
-}
+/** Starts the candidate in its own process group, without a shell unless told. */
+const start = (args) => startChild(executable, args, childEnv(protocol === "provider" ? "AWP_PROVIDER_ENV_JSON" : "AWP_AGENT_CLI_ENV_JSON"), options["via-shell"] === true);
 
 async function agentCli() {
   const mode = options.mode ?? "awp-jsonl";

@@ -32,14 +32,17 @@ describe("awp-conformance check-launch (the built CLI)", () => {
     ]);
     expect(pass.code).toBe(0);
     const report = readReport(join(dir, "pass"));
-    expect([report.protocol, report.mode, report.summary.verdict, report.summary.passed, report.summary.total]).toEqual(["host", "agent-cli", "conformant", 16, 16]);
+    expect([report.protocol, report.mode, report.summary.verdict, report.summary.passed, report.summary.total]).toEqual(["host", "agent-cli", "conformant", 17, 22]);
+    // Of the reaction clauses, this record (no fault fired) judges only that every CLI was signalled.
+    expect(report.clauses.filter((r) => r.id.startsWith("host/agent-cli-reactions/") && r.status === "pass").map((r) => r.id)).toEqual(["host/agent-cli-reactions/shutdown-stops-every-cli"]);
     expect(pass.stdout).toContain("host (agent-cli)");
     expect(fail.code).toBe(1);
     expect(failing(readReport(join(dir, "fail")))).toEqual(["host/launch/no-shell"]);
     expect(incomplete.code).toBe(4);
     expect(incomplete.stdout).toContain("the record is incomplete (line 12: an unterminated last line");
     expect([usage.code, usage.stderr]).toEqual([2, "awp-conformance: --expect-args-json must be a JSON array of strings (invalid_cli_args_json) [config_invalid]\n"]);
-    expect(list.stdout.trim().split("\n")).toHaveLength(30);
+    expect(list.stdout.trim().split("\n")).toHaveLength(36);
+    expect(list.stdout).toMatch(/^MUST {3}host\/agent-cli-reactions\/oversize-stops-cli {2}/m);
     expect(list.stdout).toMatch(/^MUST {3}host\/launch\/no-shell {2}/);
     expect([unmatched.code, unmatched.stderr]).toEqual([2, "awp-conformance: --skip host/nosuch matches no clause of the host catalogue: `awp-conformance list --protocol host` lists the clause ids [usage]\n"]);
   });

@@ -96,8 +96,10 @@ describe.concurrent("a host launching the mock, judged by check-launch", () => {
     ]);
     expect(statuses(pass.report, "fail")).toEqual([]);
     expect(statuses(pass.report, "skip")).toEqual([]);
-    expect(statuses(pass.report, "not-applicable")).toEqual([]);
-    expect([pass.code, pass.report.summary.passed]).toEqual([0, 16]);
+    // The reactions to faults it never met do not arise; its resumed conversation and its shutdown are judged too (host-reactions.test.ts has the rest).
+    const reactions = ["bad-output-session-goes-on", "no-replay-after-failure", "no-start-retry-loop", "oversize-stops-cli"].map((id) => `host/agent-cli-reactions/${id}`);
+    expect(statuses(pass.report, "not-applicable")).toEqual(reactions);
+    expect([pass.code, pass.report.summary.passed]).toEqual([0, 18]);
     // The shell is the parent, and it adds variables of its own (PWD).
     expect([viaShell.code, statuses(viaShell.report, "fail")]).toEqual([1, ["host/launch/env-allowlist", "host/launch/no-shell"]]);
     expect([killedLate.code, statuses(killedLate.report, "fail")]).toEqual([1, ["host/shutdown/kill-after-grace"]]);

@@ -17,9 +17,9 @@ describe("the agent-cli mock's session state", () => {
   });
 
   it("knows which lines the reference owes a result, with the turn's tag and number", () => {
-    expect(owedFor(userLine("hi [[awp-fixture turn=basic%2D2 reply=x]]"), 2)).toEqual({ kind: "user", tag: "basic-2", index: 2, lines: 0 });
+    expect(owedFor(userLine("hi [[awp-fixture turn=basic%2D2 reply=x]]"), 2)).toEqual({ kind: "user", tag: "basic-2", index: 2, lines: 0, line: null });
     expect(turnTag("a [[awp-fixture turn=a]] b [[awp-fixture turn=b]]")).toBe("b");
-    expect(owedFor("not json", 0)).toEqual({ kind: "other", tag: undefined, index: 0, lines: 0 });
+    expect(owedFor("not json", 0, 3)).toEqual({ kind: "other", tag: undefined, index: 0, lines: 0, line: 3 });
     expect(owedFor("  ", 0)).toBeUndefined();
     expect(owedFor('{"type":"shutdown"}', 0)).toBeUndefined();
   });

@@ -29,6 +29,12 @@ const yamlOf = (path: string): unknown => parseYaml(readFileSync(join(ROOT, path
 
 /** Valid documents of the schemas json-schema-faker cannot fill (patterns, conditionals). */
 const KNOWN_VALID: Record<string, () => unknown[]> = {
+  "launch-record.schema.json": () =>
+    readFileSync(join(ROOT, "test/fixtures/launch-records/agent-cli-reactions.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .slice(0, 6)
+      .map((line) => JSON.parse(line) as unknown),
   "suite.schema.json": () => readdirSync(join(ROOT, "suites/provider")).map((f) => yamlOf(`suites/provider/${f}`)),
   "policy-cases.schema.json": () => [yamlOf("examples/reference-provider/policy-tests.yaml")],
   "awp-conformance.config.schema.json": () => [

@@ -10,10 +10,19 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = SIGTERM_GRACE_MS;
 /** The kit's allowance on top of a grace or a budget, for the host's timers and a loaded machine; --slack. */
 export const DEFAULT_SLACK_MS = 1000;
 
-/** The time bounds host clauses state, in ms (the defaults of --shutdown-grace and --slack). */
+/** How soon after an unbroken stdout run past 4 MiB began the host must signal the CLI (the kit's choice); --oversize-stop. */
+export const OVERSIZE_STOP_MS = 2000;
+/** A CLI that failed at start-up may be started again this many times in a row (the kit's choice); --start-retries. */
+export const START_RETRIES = 2;
+/** A launch this soon after a start-up failure counts as starting it again (the kit's choice); --retry-window. */
+export const RETRY_WINDOW_MS = 5000;
+
+/** The time bounds host clauses state, in ms (the defaults of --shutdown-grace, --slack, --oversize-stop and --retry-window). */
 export const HOST_BOUNDS: Readonly<Record<string, readonly number[]>> = {
   "host/shutdown/kill-after-grace": [DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLACK_MS],
   "host/provider/deadline-enforced": [DEFAULT_SLACK_MS, RECORD_HEARTBEAT_MS],
+  "host/agent-cli-reactions/oversize-stops-cli": [OVERSIZE_STOP_MS],
+  "host/agent-cli-reactions/no-start-retry-loop": [RETRY_WINDOW_MS],
 };
 
 export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;

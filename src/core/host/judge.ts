@@ -7,6 +7,8 @@ import { launchChecks } from "./checks/launch.js";
 import { hostProviderChecks } from "./checks/provider.js";
 import { providerClaimChecks } from "./checks/provider-claims.js";
 import { providerPreparationChecks } from "./checks/provider-preparation.js";
+import { reactionOutputChecks } from "./checks/reactions-output.js";
+import { reactionSessionChecks } from "./checks/reactions-session.js";
 import { shutdownChecks } from "./checks/shutdown.js";
 import { noLaunch } from "./helpers.js";
 import type { HostProtocol, LaunchRecord } from "./record.js";
@@ -14,7 +16,7 @@ import type { HostBounds, HostExpectations, HostRun } from "./types.js";
 
 /** The checks of each kind of host; each judges the clauses of its areas of suites/host/. */
 export const HOST_CHECKS: Readonly<Record<HostProtocol, readonly Check<HostRun>[]>> = {
-  "agent-cli": [...launchChecks, ...inputChecks, ...shutdownChecks],
+  "agent-cli": [...launchChecks, ...inputChecks, ...shutdownChecks, ...reactionOutputChecks, ...reactionSessionChecks],
   provider: [...hostProviderChecks, ...providerPreparationChecks, ...providerClaimChecks],
 };
 

@@ -110,7 +110,42 @@ export interface ExitEvent extends Common {
   reason: string;
 }
 
-export type RecordEvent = LaunchEvent | StdinLineEvent | StdinDataEvent | StdinEndEvent | RequestEvent | AnswerEvent | SignalEvent | AliveEvent | ExitEvent;
+/** The agent-cli mock's fault `name` fired now (in the turn of the stdin line of index `input`). */
+export interface FaultEvent extends Common {
+  event: "fault";
+  name: string;
+  input: number | null;
+  /** huge-line: the length of the unbroken run. */
+  bytes?: number;
+}
+
+/** The long write of fault `name` was handed to the pipe whole (the host had read all but the pipe's buffer of it). */
+export interface FaultFlushedEvent extends Common {
+  event: "fault-flushed";
+  name: string;
+  input: number | null;
+}
+
+/** A session id the agent-cli mock gave the host on stdout (each id once per process). */
+export interface SessionEvent extends Common {
+  event: "session";
+  id: string;
+}
+
+/** The terminal event the host got for the stdin line of index `input` (a result, or message_stop). */
+export interface ResultEvent extends Common {
+  event: "result";
+  input: number;
+  error: boolean;
+}
+
+/** stdin ended because the host (the mock's parent at launch) was exiting or gone. */
+export interface HostGoneEvent extends Common {
+  event: "host-gone";
+  parent: number;
+}
+
+export type RecordEvent = LaunchEvent | StdinLineEvent | StdinDataEvent | StdinEndEvent | RequestEvent | AnswerEvent | SignalEvent | AliveEvent | ExitEvent | FaultEvent | FaultFlushedEvent | SessionEvent | ResultEvent | HostGoneEvent;
 
 /** One process of the record: its launch line and every later event of its pid, in file order. */
 export interface HostProcess {

@@ -42,6 +42,12 @@ export interface HostBounds {
   shutdownGraceMs: number;
   /** --slack: what the kit allows on top of a grace or a budget (its own choice). */
   slackMs: number;
+  /** --oversize-stop: how soon after an unbroken stdout run past 4 MiB began the host signals the CLI (default OVERSIZE_STOP_MS). */
+  oversizeStopMs?: number;
+  /** --start-retries: how many times in a row a CLI that failed at start-up may be started again (default START_RETRIES). */
+  startRetries?: number;
+  /** --retry-window: a launch this soon after a start-up failure counts as starting it again (default RETRY_WINDOW_MS). */
+  retryWindowMs?: number;
 }
 
 /** Everything the host checks judge. */

@@ -9,10 +9,11 @@ import type { AgentHooks } from "./main.js";
 import type { AgentFault, State } from "./state.js";
 
 /** Like a CLI that does not know one of the Desktop's flags: a startup error naming it, then an exit; without the flag, the reference. */
-function refuseWith(flag: string, given: (state: State) => boolean): AgentFault {
+function refuseWith(name: string, flag: string, given: (state: State) => boolean): AgentFault {
   return (p) => ({
     startup: (state) => {
       if (!given(state)) return undefined;
+      state.notes.fired(name, undefined);
       const code = countParam(p, "code");
       say(`unknown option ${flag}`);
       process.stdout.write(line({ type: "result", subtype: "startup_error", is_error: true, result: `unknown_option:${flag}` }), () => faultExit(code));
@@ -35,8 +36,8 @@ function exitStatusWhen(p: FaultParams, ending: (state: State) => boolean): Agen
 }
 
 export const START_FAULTS: Readonly<Record<string, AgentFault>> = {
-  "refuse-mcp-config": refuseWith("--mcp-config", (state) => state.mcpConfig !== undefined),
-  "refuse-resume": refuseWith("--resume", (state) => state.resumed),
+  "refuse-mcp-config": refuseWith("refuse-mcp-config", "--mcp-config", (state) => state.mcpConfig !== undefined),
+  "refuse-resume": refuseWith("refuse-resume", "--resume", (state) => state.resumed),
   "exit-nonzero-on-shutdown": (p) => {
     let seen = false;
     return {

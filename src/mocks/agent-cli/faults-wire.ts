@@ -17,27 +17,103 @@ function prefetch(state: State, text: string): void {
 
 const systemEvent = (): string => line({ type: "system", subtype: "starting" });
 
+/** A fault that writes `event` before the result of each user turn. */
+function beforeEachResult(name: string, event: Record<string, unknown>): AgentFault {
+  return fixed({
+    output: (text, object, state, owed) => {
+      if (!isResult(object) || owed?.kind !== "user") return `${text}\n`;
+      state.notes.fired(name, owed);
+      return `${line(event)}${text}\n`;
+    },
+  });
+}
+
+/**
+ * Every line goes out in `parts` writes, `ms` apart, in order: the fault replaces the raw
+ * write under every other hook, so what the host gets is the same bytes, only cut. An exit
+ * waits until the last part is out (the reference flushes stdout before it exits).
+ */
+const splitLines: AgentFault = (p) => {
+  const parts = Math.max(1, countParam(p, "parts"));
+  const ms = countParam(p, "ms");
+  let chain: Promise<void> = Promise.resolve();
+  let pending = 0;
+  return {
+    startup: (state) => {
+      const write = state.rawWrite;
+      const realExit = process.exit.bind(process);
+      process.exit = ((code?: number | string | null) => {
+        if (pending === 0) return realExit(code ?? undefined);
+        void chain.then(() => realExit(code ?? undefined));
+        return undefined as never;
+      }) as typeof process.exit;
+      state.rawWrite = (text, callback) => {
+        if (text !== "") state.notes.fired("split-lines", state.pending[0]);
+        const pieces = text.split(/(?<=\n)/).flatMap((one) => {
+          const size = Math.max(1, Math.ceil(one.length / parts));
+          return Array.from({ length: Math.ceil(one.length / size) }, (_, i) => one.slice(i * size, (i + 1) * size));
+        });
+        pending += 1;
+        for (const piece of pieces) chain = chain.then(() => new Promise<void>((resolve) => void write(piece, () => setTimeout(resolve, ms))));
+        chain = chain.then(() => {
+          pending -= 1;
+          callback?.();
+        });
+        return true;
+      };
+    },
+  };
+};
+
 export const WIRE_FAULTS: Readonly<Record<string, AgentFault>> = {
   // ---- output
   "early-output": fixed({ startup: () => void process.stdout.write(systemEvent()) }),
   // An event a while after start-up, before any input: inside a long quiet window only.
   "init-after-startup": (p) => ({ startup: () => void setTimeout(() => process.stdout.write(systemEvent()), countParam(p, "ms")) }),
   // Right after the first event of each turn, so the first turn still opens with system/init.
-  "log-on-stdout": fixed({ output: (text, _o, _s, owed) => `${text}\n${owed?.kind === "user" && owed.lines === 0 ? `awp-conformance-mock: starting turn ${owed.tag ?? owed.index}\n` : ""}` }),
-  "partial-last-line": fixed({ inputEnd: (state) => void state.whenIdle(() => JSON.stringify({ type: "system", subtype: "bye" })) }),
+  "log-on-stdout": fixed({
+    output: (text, _o, state, owed) => {
+      if (owed?.kind !== "user" || owed.lines !== 0) return `${text}\n`;
+      state.notes.fired("log-on-stdout", owed);
+      return `${text}\nawp-conformance-mock: starting turn ${owed.tag ?? owed.index}\n`;
+    },
+  }),
+  "partial-last-line": fixed({
+    inputEnd: (state) =>
+      void state.whenIdle(() => {
+        state.notes.fired("partial-last-line", undefined);
+        return JSON.stringify({ type: "system", subtype: "bye" });
+      }),
+  }),
   "huge-line": (p) => {
     const turn = textParam(p, "turn");
-    const run = "x".repeat(countParam(p, "bytes"));
-    return { output: (text, object, state, owed) => `${text}\n${isResult(object) && turnSelected(turn, owed, state.kitTags) ? run : ""}` };
+    const bytes = countParam(p, "bytes");
+    const run = "x".repeat(bytes);
+    return {
+      output: (text, object, state, owed) => {
+        if (!isResult(object) || !turnSelected(turn, owed, state.kitTags)) return `${text}\n`;
+        state.notes.fired("huge-line", owed, { bytes });
+        state.notes.whenFlushed("huge-line", owed);
+        return `${text}\n${run}`;
+      },
+    };
   },
-  "untyped-event": fixed({ output: (text, object, _s, owed) => `${isResult(object) && owed?.kind === "user" ? line({ note: "no type" }) : ""}${text}\n` }),
+  "untyped-event": beforeEachResult("untyped-event", { note: "no type" }),
+  "unknown-event": beforeEachResult("unknown-event", { type: "awp_conformance_unknown", note: "an event type no host knows" }),
+  "split-lines": splitLines,
 
   // ---- session
-  "exit-at-start": (p) => ({ startup: () => faultExit(countParam(p, "code")) }),
+  "exit-at-start": (p) => ({
+    startup: (state) => {
+      state.notes.fired("exit-at-start", undefined);
+      faultExit(countParam(p, "code"));
+    },
+  }),
   // Like a CLI that does not know the compatibility flags: a usage banner, the reason in the
   // middle of it, an exit before any turn is answered.
   "refused-launch": (p) => ({
-    startup: () => {
+    startup: (state) => {
+      state.notes.fired("refused-launch", undefined);
       process.stderr.write("Usage: awp-conformance-mock [options]\n\nUnknown arguments: print, verbose\n  --model   the model id\n  --help    show help\n");
       faultExit(countParam(p, "code"));
     },
@@ -67,6 +143,7 @@ export const WIRE_FAULTS: Readonly<Record<string, AgentFault>> = {
         if (object?.type !== "content_block_delta" || !turnSelected(turn, owed, state.kitTags) || (deltas += 1) < after) return `${text}\n`;
         // Exits once this delta is written; nothing written after it gets out.
         exiting = true;
+        state.notes.fired("exit-mid-turn", owed);
         state.rawWrite(`${text}\n`, () => faultExit(code));
         setTimeout(() => faultExit(code), 1000);
         return "";

@@ -31,6 +31,7 @@ import { exampleUrl, noteExit, ownSignals, parseObject, type MockContext, type O
 import type { MockRecorder } from "../record.js";
 import { implementationOf } from "../run.js";
 import { useBuiltinModelUnlessConfigured } from "./builtin-model.js";
+import type { Observer } from "./observe.js";
 import { createState, KIT_DIRECTIVE, owedFor, saneModel, splitArgv, userMessage, type AgentFault, type Fetch, type Owed, type State } from "./state.js";
 
 export interface AgentHooks {
@@ -54,6 +55,12 @@ export interface StdinRecorder {
   stdinEnd(partialBytes: number): void;
 }
 
+/** The launch record as the hooks see it: the raw stdin, and the observations of observe.ts. */
+interface Recording {
+  stdin: StdinRecorder;
+  observer: Observer;
+}
+
 /** The output hooks chained: each line a hook produced goes through the next one. */
 function chainOutput(hooks: readonly AgentHooks[]): AgentHooks["output"] {
   const outputs = hooks.flatMap((h) => (h.output === undefined ? [] : [h.output]));
@@ -74,13 +81,14 @@ function chainOutput(hooks: readonly AgentHooks[]): AgentHooks["output"] {
   };
 }
 
-function hookStdin(hooks: readonly AgentHooks[], state: State, recorder: StdinRecorder | undefined, onEnd: () => void): void {
+function hookStdin(hooks: readonly AgentHooks[], state: State, recording: Recording | undefined, onEnd: () => void): void {
   const real = process.stdin;
   const fed = new PassThrough();
   Object.defineProperty(process, "stdin", { value: fed, configurable: true, enumerable: true, writable: true });
   real.setEncoding("utf8");
   let buffer = "";
-  const forward = (raw: string): void => {
+  let lines = 0;
+  const forward = (raw: string, line: number | null): void => {
     if (!state.kitTags && raw.includes(KIT_DIRECTIVE)) state.kitTags = true;
     if (userMessage(raw) !== undefined) state.userLines += 1;
     let kept: string | null = raw;
@@ -89,7 +97,7 @@ function hookStdin(hooks: readonly AgentHooks[], state: State, recorder: StdinRe
       if (hook.input !== undefined) kept = hook.input(kept, state);
     }
     if (kept === null) return;
-    const owed = owedFor(kept.endsWith("\r") ? kept.slice(0, -1) : kept, state.userLines);
+    const owed = owedFor(kept.endsWith("\r") ? kept.slice(0, -1) : kept, state.userLines, line);
     if (owed !== undefined) state.pending.push(owed);
     fed.write(`${kept}\n`);
   };
@@ -98,16 +106,17 @@ function hookStdin(hooks: readonly AgentHooks[], state: State, recorder: StdinRe
     for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
       const raw = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
-      recorder?.stdinLine(raw);
-      forward(raw);
+      recording?.stdin.stdinLine(raw);
+      forward(raw, lines++);
     }
   });
   let ended = false;
   const end = (): void => {
     if (ended) return;
     ended = true;
-    recorder?.stdinEnd(Buffer.byteLength(buffer, "utf8"));
-    if (buffer !== "") forward(buffer);
+    recording?.stdin.stdinEnd(Buffer.byteLength(buffer, "utf8"));
+    recording?.observer.stdinEnded();
+    if (buffer !== "") forward(buffer, null);
     buffer = "";
     state.inputEnded = true;
     onEnd();
@@ -124,7 +133,7 @@ function hookStdin(hooks: readonly AgentHooks[], state: State, recorder: StdinRe
   real.on("error", end);
 }
 
-function hookStdout(hooks: readonly AgentHooks[], state: State): void {
+function hookStdout(hooks: readonly AgentHooks[], state: State, observer: Observer | undefined): void {
   const stdout = process.stdout;
   const output = chainOutput(hooks);
   let buffer = "";
@@ -133,6 +142,7 @@ function hookStdout(hooks: readonly AgentHooks[], state: State): void {
     const object = parseObject(text);
     const owed = state.pending[0];
     let out = output === undefined ? `${text}\n` : output(text, object, state, owed);
+    observer?.output(out, owed, owed !== undefined && object?.type === "result");
     if (owed !== undefined) {
       owed.lines += 1;
       if (object?.type === "result") {
@@ -155,6 +165,15 @@ function hookStdout(hooks: readonly AgentHooks[], state: State): void {
       buffer = buffer.slice(nl + 1);
       text += processLine(one);
     }
+    // A fault waits for this write to be handed to the pipe whole (only while recording).
+    const flushed = observer?.takeFlushed() ?? [];
+    if (flushed.length > 0) {
+      const done = callback;
+      callback = () => {
+        for (const fn of flushed) fn();
+        done?.();
+      };
+    }
     if (callback !== undefined) return state.rawWrite(text, callback);
     return text === "" ? true : state.rawWrite(text);
   };
@@ -174,9 +193,9 @@ function hookFetch(hooks: readonly AgentHooks[], state: State): void {
 }
 
 /** Installs every hook; the reference is imported afterwards. `onInputEnd` runs when the real stdin ends. */
-function installHooks(hooks: readonly AgentHooks[], state: State, recorder: StdinRecorder | undefined, onInputEnd: () => void): void {
-  hookStdout(hooks, state);
-  hookStdin(hooks, state, recorder, onInputEnd);
+function installHooks(hooks: readonly AgentHooks[], state: State, recording: Recording | undefined, onInputEnd: () => void): void {
+  hookStdout(hooks, state, recording?.observer);
+  hookStdin(hooks, state, recording, onInputEnd);
   hookFetch(hooks, state);
 }
 
@@ -216,6 +235,8 @@ export async function runAgentCli(faults: readonly ActiveFault[], args: readonly
   process.argv = [process.argv[0] ?? process.execPath, process.argv[1] ?? "", ...saneModel(desktop)];
 
   const state = createState(desktop);
+  const observer = recorder === undefined ? undefined : (await import("./observe.js")).createObserver(recorder);
+  if (observer !== undefined) state.notes = observer;
   const ignoring = named.filter((n) => n.hooks.ignoreSigterm !== undefined);
   ownSignals((signal) => (signal === "SIGTERM" ? ignoring.find((n) => n.hooks.ignoreSigterm?.(state) === true)?.name : undefined), recorder, ignoring.length > 0);
   for (const hook of hooks) {
@@ -224,6 +245,6 @@ export async function runAgentCli(faults: readonly ActiveFault[], args: readonly
   }
   // No model URL configured (a host author's test): the kit's deterministic model, in-process.
   await useBuiltinModelUnlessConfigured(process.env);
-  installHooks(hooks, state, recorder, () => noteExit("stdin-ended"));
+  installHooks(hooks, state, recorder === undefined || observer === undefined ? undefined : { stdin: recorder, observer }, () => noteExit("stdin-ended"));
   await import(exampleUrl(import.meta.url, "reference-agent-cli/agent-cli.mjs"));
 }

@@ -26,6 +26,16 @@ export interface Owed {
   index: number;
   /** Lines of the answer written so far. */
   lines: number;
+  /** The launch record's index of the stdin line (null: the unterminated last line). */
+  line: number | null;
+}
+
+/** What the launch record hears from the faults (no-ops when recording is off). */
+export interface FaultNotes {
+  /** The fault `name` fired now, in the turn of `owed` (if any); `fields` say how. */
+  fired(name: string, owed: Owed | undefined, fields?: Readonly<Record<string, unknown>>): void;
+  /** Notes `fault-flushed` once the stdout write being made now (the fault's) has been handed to the pipe whole. */
+  whenFlushed(name: string, owed: Owed | undefined): void;
 }
 
 export interface State {
@@ -48,7 +58,11 @@ export interface State {
   readonly inFlight: boolean;
   /** Writes what `fn` returns now if nothing is pending, else after the last result. */
   whenIdle(fn: () => string): void;
+  /** Tells the launch record when a fault fires (src/mocks/agent-cli/observe.ts). */
+  notes: FaultNotes;
 }
+
+const SILENT_NOTES: FaultNotes = { fired: () => undefined, whenFlushed: () => undefined };
 
 /** Splits argv (without node and the script) into the operator's prefix and the Desktop's flags. */
 export function splitArgv(argv: readonly string[]): { prefix: string[]; desktop: string[] } {
@@ -108,14 +122,14 @@ export function turnSelected(selector: string, turn: { tag: string | undefined; 
   return n !== undefined && turn.index === Number(n);
 }
 
-/** What the reference will owe for an input line: nothing for a blank or shutdown line, otherwise one result. */
-export function owedFor(text: string, index: number): Owed | undefined {
+/** What the reference will owe for an input line (`line`: its index in the launch record): nothing for a blank or shutdown line, otherwise one result. */
+export function owedFor(text: string, index: number, line: number | null = null): Owed | undefined {
   if (text.trim() === "") return undefined;
   const value = parseObject(text);
   if (value?.type === "shutdown") return undefined;
   const message = userMessage(text);
-  if (message === undefined) return { kind: "other", tag: undefined, index: 0, lines: 0 };
-  return { kind: "user", tag: turnTag(textOf(message.content)), index, lines: 0 };
+  if (message === undefined) return { kind: "other", tag: undefined, index: 0, lines: 0, line };
+  return { kind: "user", tag: turnTag(textOf(message.content)), index, lines: 0, line };
 }
 
 export function createState(desktop: readonly string[]): State {
@@ -138,6 +152,7 @@ export function createState(desktop: readonly string[]): State {
       if (this.inFlight) this.idle.push(fn);
       else this.rawWrite(fn());
     },
+    notes: SILENT_NOTES,
   };
 }
 

@@ -26,6 +26,7 @@ const R = {
   partialLine: { section: OUTPUT, does: "Parses (or drops) an unterminated last stdout line when the process exits, without hanging; every event is meant to end with a newline." },
   outputGuard: { section: OUTPUT, does: "Stops the runtime once its unbroken stdout buffer passes 4 MiB (runtime_output_oversize) instead of buffering without bound; decodes stdout lossily and never renders such bytes." },
   unknownEvents: { section: TRANSLATOR, does: "Ignores JSON objects it does not know (no type, an unknown type) and keeps the turn going." },
+  splitLines: { section: OUTPUT, does: "Cuts stdout into lines at the newline, whatever reads the bytes come in: a line split across several writes is one event, and the session goes on in the same process." },
   exitedRuntime: { section: INPUT, does: "Notices the child's exit and reports the runtime as gone (the user's next send fails visibly); it never waits for an answer from a process that has exited. The process is meant to stay alive for the conversation." },
   refusedLaunch: { section: LAUNCH, does: "Shows the failed launch with the stderr it kept (bounded), so the operator can fix the configuration (for example awp-jsonl instead of stream-json); no silent hang." },
   noInit: { section: OUTPUT, does: "Works without system/init (it is recommended, not required): the session id then comes from the result's session_id." },
@@ -59,6 +60,13 @@ const R = {
 } as const satisfies Record<string, HostRule>;
 
 const code = (value: number): FaultParam => param("code", "count", value, "exit status");
+
+/** The host clauses that judge a reaction (suites/host/agent-cli-reactions.yaml). */
+const reaction = (id: string): string => `host/agent-cli-reactions/${id}`;
+const OVERSIZE = [reaction("oversize-stops-cli")];
+const GOES_ON = [reaction("bad-output-session-goes-on")];
+const NO_REPLAY = [reaction("no-replay-after-failure")];
+const NO_LOOP = [reaction("no-start-retry-loop")];
 const DAEMON_MS = param("ms", "count", 600_000, "how long the grandchild lives");
 
 /** The lifecycle and wire faults. */
@@ -66,14 +74,21 @@ const WIRE: readonly FaultEntry[] = [
   // ---- output
   { name: "early-output", group: "output", does: "Writes a system event on stdout at start-up, before any input line.", host: R.quietStart },
   { name: "init-after-startup", group: "output", does: "Writes a system event `ms` after start-up, before any input line: only a host that waits that long before its first send sees it.", host: R.quietStart, params: [param("ms", "count", 1000, "delay after start-up")] },
-  { name: "log-on-stdout", group: "output", does: "Writes a plain-text log line on stdout right after the first event of each turn.", host: R.malformedLine },
+  { name: "log-on-stdout", group: "output", does: "Writes a plain-text log line on stdout right after the first event of each turn.", host: R.malformedLine, hostClauses: GOES_ON },
   { name: "partial-last-line", group: "output", does: "When stdin ends, writes a last event without its newline after the last result, then exits.", host: R.partialLine },
-  { name: "huge-line", group: "output", does: "After the selected turn's result, writes `bytes` bytes of 'x' with no newline (they run into the next line).", host: R.outputGuard, params: [param("bytes", "count", 5 * 1024 * 1024, "length of the unbroken run"), turn("tools-1")] },
-  { name: "untyped-event", group: "output", does: "Before each turn's result, writes a JSON object without a type field.", host: R.unknownEvents },
+  { name: "huge-line", group: "output", does: "After the selected turn's result, writes `bytes` bytes of 'x' with no newline (they run into the next line).", host: R.outputGuard, params: [param("bytes", "count", 5 * 1024 * 1024, "length of the unbroken run"), turn("tools-1")], hostClauses: OVERSIZE },
+  { name: "untyped-event", group: "output", does: "Before each turn's result, writes a JSON object without a type field.", host: R.unknownEvents, hostClauses: GOES_ON },
+  { name: "unknown-event", group: "output", does: "Not a fault: before each turn's result, writes an event of a type the contract does not name (awp_conformance_unknown).", host: R.unknownEvents, hostClauses: GOES_ON },
+  {
+    name: "split-lines", group: "output", host: R.splitLines,
+    does: "Not a fault: writes every stdout line in `parts` pieces, `ms` apart, so a line reaches the host across several reads.",
+    params: [param("parts", "count", 3, "writes per line"), param("ms", "count", 10, "pause after each write")],
+    hostClauses: GOES_ON,
+  },
 
   // ---- session
-  { name: "exit-at-start", group: "session", does: "Exits with `code` at once, before reading any input.", host: R.exitedRuntime, params: [code(0)] },
-  { name: "refused-launch", group: "session", does: "Prints a usage banner on stderr naming the stream-json flags as unknown arguments, and exits with `code` before any turn (a CLI that does not know the compatibility flags).", host: R.refusedLaunch, params: [code(1)] },
+  { name: "exit-at-start", group: "session", does: "Exits with `code` at once, before reading any input.", host: R.exitedRuntime, params: [code(0)], hostClauses: NO_LOOP },
+  { name: "refused-launch", group: "session", does: "Prints a usage banner on stderr naming the stream-json flags as unknown arguments, and exits with `code` before any turn (a CLI that does not know the compatibility flags).", host: R.refusedLaunch, params: [code(1)], hostClauses: NO_LOOP },
   { name: "no-init", group: "session", does: "Never writes system/init.", host: R.noInit },
   { name: "bad-session-id", group: "session", does: "Writes session_id \"bad id!\" (outside [A-Za-z0-9._:-]{1,256}) in every event that has one.", host: R.sessionIdForm },
   { name: "changing-session-id", group: "session", does: "Every result carries another session_id than system/init.", host: R.oneId },
@@ -81,7 +96,7 @@ const WIRE: readonly FaultEntry[] = [
   // ---- turns
   { name: "double-result", group: "turns", does: "Writes every result line twice.", host: R.oneTerminal },
   { name: "prefetch-next-turn", group: "turns", does: "When a user line arrives while a turn is in flight, sends that line's model request early (its answer is thrown away; results stay in order).", host: R.turnOrder, kitOnly: "the kit's model fixture sees the early request" },
-  { name: "exit-mid-turn", group: "turns", does: "In the selected turn, exits with `code` right after writing its `after`-th text delta, with no result.", host: R.exitMidTurn, params: [turn("basic-2"), param("after", "count", 1, "text deltas of the turn written before the exit"), code(1)] },
+  { name: "exit-mid-turn", group: "turns", does: "In the selected turn, exits with `code` right after writing its `after`-th text delta, with no result.", host: R.exitMidTurn, params: [turn("basic-2"), param("after", "count", 1, "text deltas of the turn written before the exit"), code(1)], hostClauses: NO_REPLAY },
   { name: "success-with-is-error", group: "turns", does: "Success results carry is_error: true.", host: R.errorResult },
   { name: "error-text", group: "turns", does: "Error results carry a sentence (\"Something went wrong!\") in result instead of a stable code.", host: R.errorText },
   { name: "error-code-dotted", group: "turns", does: "Error results carry a code in another form than the upstream reference's (\"provider:http.500\": a dot, no lower-case-only rule).", host: R.errorText },
@@ -93,7 +108,7 @@ const WIRE: readonly FaultEntry[] = [
   { name: "hide-tool-use", group: "turns", does: "Drops the assistant events that show the model's tool calls.", host: R.toolProgress },
 
   // ---- resume
-  { name: "error-after-resume", group: "resume", does: "A process started with --resume fails every turn with unknown_session, without showing the streamed answer.", host: R.resumeFailure },
+  { name: "error-after-resume", group: "resume", does: "A process started with --resume fails every turn with unknown_session, without showing the streamed answer.", host: R.resumeFailure, hostClauses: NO_REPLAY },
   { name: "new-id-on-resume", group: "resume", does: "Started with --resume ID, it reports session_id new-ID.", host: R.resumeId },
   { name: "forget-history", group: "resume", does: "Started with --resume, it restores no history (a fresh, empty state folder).", host: R.history, kitOnly: "the kit's model fixture sees the missing history" },
 
@@ -111,8 +126,8 @@ const WIRE: readonly FaultEntry[] = [
   { name: "leave-daemon-no-fds", group: "termination", does: "Starts a grandchild in a new session that holds none of the CLI's pipes and lives `ms`.", host: R.leftoverHidden, params: [DAEMON_MS] },
 
   // ---- how the process starts and ends (src/mocks/agent-cli/faults-start.ts)
-  { name: "refuse-mcp-config", group: "start and exit", does: "Launched with --mcp-config, refuses to start: a startup_error result naming the flag on stdout, a line on stderr, exit `code`; without the flag it is the reference.", host: R.refusedLaunch, params: [code(1)] },
-  { name: "refuse-resume", group: "start and exit", does: "Launched with --resume, refuses to start: a startup_error result naming the flag on stdout, a line on stderr, exit `code`; without the flag it is the reference.", host: R.refusedLaunch, params: [code(1)] },
+  { name: "refuse-mcp-config", group: "start and exit", does: "Launched with --mcp-config, refuses to start: a startup_error result naming the flag on stdout, a line on stderr, exit `code`; without the flag it is the reference.", host: R.refusedLaunch, params: [code(1)], hostClauses: NO_LOOP },
+  { name: "refuse-resume", group: "start and exit", does: "Launched with --resume, refuses to start: a startup_error result naming the flag on stdout, a line on stderr, exit `code`; without the flag it is the reference.", host: R.refusedLaunch, params: [code(1)], hostClauses: NO_LOOP },
   { name: "exit-nonzero-on-shutdown", group: "start and exit", does: "Ends on the {\"type\":\"shutdown\"} line as the reference does, but with exit status `code` instead of 0.", host: R.exitStatus, params: [code(1)] },
   { name: "exit-nonzero-on-eof", group: "start and exit", does: "Ends at the end of stdin as the reference does, but with exit status `code` instead of 0.", host: R.exitStatus, params: [code(1)] },
 
@@ -142,7 +157,7 @@ const MODEL_SIDE: readonly FaultEntry[] = [
   { name: "last-round-usage", group: "consistency", does: "Reports only the usage of a turn's last model round.", host: R.usage, kitOnly: "the kit's model fixture knows the true usage" },
   { name: "invented-tool-id", group: "consistency", does: "Shows each tool call under an id of its own instead of the model's.", host: R.toolProgress, kitOnly: MODEL },
   { name: "overlapping-blocks", group: "consistency", does: "After a block's first delta, opens a second text block while the first is open and streams the rest there.", host: R.blocks },
-  { name: "error-after-stream", group: "consistency", does: "Streams the selected turn's whole answer, then ends it with an error result.", host: R.errorResult, params: [turn("basic-2")] },
+  { name: "error-after-stream", group: "consistency", does: "Streams the selected turn's whole answer, then ends it with an error result.", host: R.errorResult, params: [turn("basic-2")], hostClauses: NO_REPLAY },
 
   // ---- fidelity
   { name: "truncate-stream", group: "fidelity", does: "Drops the last delta of every text block.", host: R.modelSide, kitOnly: MODEL },

@@ -52,6 +52,8 @@ export interface FaultInfo {
   seeded?: boolean;
   /** Set when only the kit's own scenarios or fixtures trigger or observe it: why. */
   kitOnly?: string;
+  /** The check-launch clauses that judge, from the launch record, how a host reacted to this fault. */
+  hostClauses?: readonly string[];
 }
 
 /** Parameter values with every default filled in. */
