@@ -118,13 +118,15 @@ describe("the mocks, run as a host runs them", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^\{"api_version":"aw-provider\/v1alpha1","request_id":"describe-1-x","status":"ok",.*\}\n\{\}\n$/);
     const lines = record(file);
-    expect(lines.map((l) => l.event)).toEqual(["launch", "stdin-data", "stdin-end", "request", "exit"]);
+    expect(lines.map((l) => l.event)).toEqual(["launch", "stdin-data", "stdin-end", "request", "answer", "exit"]);
     expect(lines[0]).toMatchObject({ argv: [CLI, "mock", "provider", "--fault", "wrong-request-id", "--record", file, "--fault", "trailing-document"], mockArgs: [], faults: ["wrong-request-id", "trailing-document"] });
     expect(lines[0]).not.toHaveProperty("mcpConfig");
     expect(lines[1]).toMatchObject({ bytes: DESCRIBE.length });
     expect(lines[2]).toMatchObject({ partial: 0 });
     expect(lines[3]).toMatchObject({ bytes: DESCRIBE.length, documents: 1, method: "describe", id: "describe-1", deadline: null, json: true });
-    expect(lines[4]).toMatchObject({ code: 0, reason: "done" });
+    // What it answered, and that both faults turned the answer into a failed call for a host.
+    expect(lines[4]).toMatchObject({ status: "ok", failures: ["wrong-request-id", "trailing-document"] });
+    expect(lines[5]).toMatchObject({ code: 0, reason: "done" });
   });
 
   it("provider bin that hangs: a SIGTERM ends it as the signal would (recorded), and usage mistakes exit 2 with one line", async () => {
