@@ -11,7 +11,7 @@ export function checkLaunchCommand(y: Argv, setCode: (code: number) => void): Ar
         .option("protocol", { type: "string", choices: ["agent-cli", "provider"], describe: "which host to judge (default: the protocol of the record's processes)" })
         .option("expect-model", { type: "string", describe: "agent-cli: the model the host was configured with (AWP_AGENT_DEFAULT_MODEL)" })
         .option("expect-mode", { type: "string", choices: ["awp-jsonl", "stream-json"], describe: "agent-cli: the host's AWP_AGENT_CLI_PROTOCOL" })
-        .option("expect-args-json", { type: "string", describe: "agent-cli: the prefix arguments (AWP_AGENT_CLI_ARGS_JSON); provider: the arguments after the executable; a JSON array of strings" })
+        .option("expect-args-json", { type: "string", describe: "agent-cli: the prefix arguments (AWP_AGENT_CLI_ARGS_JSON); provider: the arguments after the executable, as the mock sees them once it has taken out its own --fault, --seed and --record; a JSON array of strings" })
         .option("expect-env-json", { type: "string", describe: "agent-cli: the configured child environment (AWP_AGENT_CLI_ENV_JSON); provider: entries every provider process gets; a JSON object of strings" })
         .option("expect-providers-json", { type: "string", describe: 'provider: the configured providers, {"NAME": {"args": [after the executable], "cwd": DIR, "env": {...}, "enabled": true|false}}' })
         .option("expect-cwd", { type: "string", describe: "provider: the working directory every provider process runs in" })
