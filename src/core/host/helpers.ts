@@ -21,6 +21,7 @@ export const RETRY_WINDOW_MS = 5000;
 export const HOST_BOUNDS: Readonly<Record<string, readonly number[]>> = {
   "host/shutdown/kill-after-grace": [DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLACK_MS],
   "host/provider/deadline-enforced": [DEFAULT_SLACK_MS, RECORD_HEARTBEAT_MS],
+  "host/provider-reactions/spawn-before-deadline": [DEFAULT_SLACK_MS],
   "host/agent-cli-reactions/oversize-stops-cli": [OVERSIZE_STOP_MS],
   "host/agent-cli-reactions/no-start-retry-loop": [RETRY_WINDOW_MS],
 };
