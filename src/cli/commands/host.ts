@@ -4,7 +4,7 @@ import { withReportOptions } from "../report-options.js";
 export function checkLaunchCommand(y: Argv, setCode: (code: number) => void): Argv {
   return y.command(
     "check-launch <record>",
-    "judge how a host launched the mock (its --record file) against the launch contract: the host/ clauses",
+    "judge a host from the mock's --record file: how it launched the mock, and how it reacted to the mock's faults (the host/ clauses)",
     (c) =>
       withReportOptions(c)
         .positional("record", { type: "string", demandOption: true, describe: "the JSON Lines file the mock wrote (AWP_CONFORMANCE_MOCK_RECORD)" })
