@@ -25,7 +25,8 @@ if (!existsSync(built)) {
   process.exit(2);
 }
 
-const { renderClauseDocs, faultCasesOf, FAULT_SOURCES } = await import(pathToFileURL(built).href);
+const { renderClauseDocs } = await import(pathToFileURL(built).href);
+const { faultCasesOf, FAULT_SOURCES } = await import(pathToFileURL(join(root, "dist", "src", "docs", "fault-tables.js")).href);
 const { renderMockDocs } = await import(pathToFileURL(join(root, "dist", "src", "docs", "mocks.js")).href);
 const { runnerImport } = await import("vite");
 

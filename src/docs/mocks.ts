@@ -3,7 +3,8 @@ import { CATALOGUE } from "../mocks/catalogue/index.js";
 import type { FaultInfo, MockProtocol } from "../mocks/catalogue/types.js";
 import { faultUsage } from "../mocks/list.js";
 import { clauseAnchor } from "../reporters/links.js";
-import { code, md, type FaultTable } from "./clauses.js";
+import { code, md } from "./clauses.js";
+import type { FaultTable } from "./fault-tables.js";
 
 /**
  * Generates docs/mocks.md from the mock fault catalogue (src/mocks/catalogue/), pure: same

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { FAULT_SOURCES, faultCasesOf, sourceLink, type FaultTable } from "../../src/docs/clauses.js";
+import { sourceLink } from "../../src/docs/clauses.js";
+import { FAULT_SOURCES, faultCasesOf, type FaultTable } from "../../src/docs/fault-tables.js";
 import { mockAnchor, renderMockDocs } from "../../src/docs/mocks.js";
 import { CATALOGUE } from "../../src/mocks/catalogue/index.js";
 import * as agentCliFaults from "../integration/agent-cli-faults.js";
