@@ -14,9 +14,17 @@ import { checkComparable, mismatch, type RunShape } from "../core/report/diff-co
 import { KitError } from "../core/errors.js";
 import type { CommandNeeds } from "./option-rules.js";
 
-/** A saved report.json, read and checked (the path as the user gave it, resolved against cwd). */
+/** Reports already read in this process, by absolute path: pre-flight reads them, the command then uses the same ones. */
+const readBefore = new Map<string, RunReport>();
+
+/** A saved report.json, read and checked once per process (the path as the user gave it, resolved against cwd). */
 export function readSavedReport(path: string, cwd: string = process.cwd()): RunReport {
-  return parseSavedReport(readInputFile(resolve(cwd, path), "report"), path);
+  const full = resolve(cwd, path);
+  const known = readBefore.get(full);
+  if (known !== undefined) return known;
+  const report = parseSavedReport(readInputFile(full, "report"), path);
+  readBefore.set(full, report);
+  return report;
 }
 
 /**

@@ -28,7 +28,7 @@ export function diffCommand(y: Argv, setCode: (code: number) => void): Argv {
       const [{ checkDiffFormats, diffSaved, emitDiff }, { readSavedReport }] = await Promise.all([import("../diff-run.js"), import("../preflight-reports.js")]);
       const formats = list(a.format);
       checkDiffFormats(formats);
-      // Pre-flight read and compared both already; they are read again here, as `report` reads its file.
+      // Pre-flight read and compared both already: these are the reports it read (readSavedReport keeps them).
       const older = { report: readSavedReport(a.old), file: a.old };
       const newer = { report: readSavedReport(a.new), file: a.new };
       // Without --level, NEW's own verdict level, as `report` keeps the saved verdict.
