@@ -45,7 +45,10 @@ function launch() {
     if (cli.state === "running") cli.state = "exited";
     cli.wake?.();
   });
-  let pending = "";
+  // The unterminated line so far, as the chunks that make it (each chunk is scanned once: a host
+  // that rescans its whole buffer per chunk takes seconds to see 4 MiB on a loaded machine).
+  let parts = [];
+  let pending = 0;
   const onLine = (text) => {
     if (text.trim() === "") return;
     let event;
@@ -67,13 +70,22 @@ function launch() {
   };
   cli.stdout.setEncoding("utf8");
   cli.stdout.on("data", (chunk) => {
-    pending += chunk;
-    for (let nl = pending.indexOf("\n"); nl !== -1; nl = pending.indexOf("\n")) {
-      onLine(pending.slice(0, nl));
-      pending = pending.slice(nl + 1);
+    let from = 0;
+    for (let nl = chunk.indexOf("\n"); nl !== -1; nl = chunk.indexOf("\n", from)) {
+      parts.push(chunk.slice(from, nl));
+      const line = parts.join("");
+      parts = [];
+      pending = 0;
+      from = nl + 1;
+      onLine(line);
     }
-    if (pending.length > OUTPUT_GUARD && wrong !== "no-output-guard" && cli.state === "running") {
-      pending = "";
+    if (from < chunk.length) {
+      parts.push(chunk.slice(from));
+      pending += chunk.length - from;
+    }
+    if (pending > OUTPUT_GUARD && wrong !== "no-output-guard" && cli.state === "running") {
+      parts = [];
+      pending = 0;
       void stop(cli, "oversize");
     }
   });
