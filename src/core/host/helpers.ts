@@ -24,6 +24,7 @@ export const HOST_BOUNDS: Readonly<Record<string, readonly number[]>> = {
   "host/provider-reactions/spawn-before-deadline": [DEFAULT_SLACK_MS],
   "host/agent-cli-reactions/oversize-stops-cli": [OVERSIZE_STOP_MS],
   "host/agent-cli-reactions/no-start-retry-loop": [RETRY_WINDOW_MS],
+  "host/agent-cli-reactions/shutdown-stops-every-cli": [DEFAULT_SLACK_MS],
 };
 
 export type Unjudged = Extract<Judgement, { outcome: "skip" | "not-applicable" }>;

@@ -63,6 +63,20 @@ describe("the reaction clauses use exactly the bounds they state", () => {
     expect(result(signalAfter(2010), "oversize-stops-cli", { ...DEFAULT_BOUNDS, oversizeStopMs: 2500 }).status).toBe("pass");
   });
 
+  it("shutdown-stops-every-cli: a signal read 1000 ms after host-gone still counts (both arrive together), 1010 ms does not; --slack moves it", () => {
+    // The LOGS CLI's host quits without a signal; then a signal is read that long after host-gone.
+    const signalAfterGone = (ms: number): RecordLine[] => {
+      const lines = REACTION_RECORD_CASES.find((c) => c.name === "quit-leaves-cli-running")!.mutate(readRecord(REACTIONS_RECORD));
+      const gone = lines.find((l) => l.pid === LOGS && l.event === "host-gone")!;
+      const signal: RecordLine = { v: 1, protocol: "agent-cli", pid: LOGS, at: (gone.at ?? 0) + ms, event: "signal", name: "SIGTERM", action: "ignored" };
+      return [...lines.slice(0, lines.indexOf(gone) + 1), signal, ...lines.slice(lines.indexOf(gone) + 1)];
+    };
+    expect(result(signalAfterGone(0), "shutdown-stops-every-cli").status).toBe("pass");
+    expect(result(signalAfterGone(1000), "shutdown-stops-every-cli").status).toBe("pass");
+    expect(result(signalAfterGone(1010), "shutdown-stops-every-cli").status).toBe("fail");
+    expect(result(signalAfterGone(1010), "shutdown-stops-every-cli", { ...DEFAULT_BOUNDS, slackMs: 1500 }).status).toBe("pass");
+  });
+
   it("no-start-retry-loop: a start 5000 ms after the failure counts as starting it again, 5010 ms does not; --start-retries moves the limit", () => {
     const retries = (gap: number): RecordLine[] => {
       const lines = readRecord(REACTIONS_RECORD);
