@@ -1,0 +1,88 @@
+/**
+ * The native spawner's binary (native/spawner.c): compiled when first needed with the machine's
+ * C compiler (`cc` from PATH), no install script, into a cache outside the project:
+ * $XDG_CACHE_HOME (or ~/.cache)/awp-conformance/<kit version>-<platform>-<arch>-<hash of the
+ * source>/spawner. Written under a temporary name and renamed, so a kit running beside this one
+ * never runs half a binary; a binary already there is used as it is (no compiler needed then).
+ */
+import { spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
+import { kitVersion, packageRoot } from "../../core/paths.js";
+
+export type Built = { ok: true; path: string } | { ok: false; reason: string };
+
+/** How long the compiler may take (it takes well under a second). */
+const BUILD_TIMEOUT_MS = 60_000;
+const COMPILER = "cc";
+const CFLAGS = ["-std=c99", "-O2"];
+
+/** The spawner's C source, shipped with the kit. */
+export const spawnerSource = (): string => join(packageRoot(), "native", "spawner.c");
+
+/** The cache directory binaries go to (XDG_CACHE_HOME, else ~/.cache). */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg !== undefined && xdg.startsWith("/") ? xdg : join(homedir(), ".cache"), "awp-conformance");
+}
+
+/** The cached binary's path for this source and kit. */
+export function binaryPath(source: Buffer, env: NodeJS.ProcessEnv = process.env): string {
+  const hash = createHash("sha256").update(source).update(CFLAGS.join(" ")).digest("hex").slice(0, 16);
+  return join(cacheRoot(env), `${kitVersion()}-${process.platform}-${process.arch}-${hash}`, "spawner");
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `cc` as PATH finds it, or undefined. */
+export function findCompiler(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const file = join(dir, COMPILER);
+    if (executable(file)) return file;
+  }
+  return undefined;
+}
+
+/** The spawner binary, built now if it is not in the cache; never throws. */
+export function buildSpawner(env: NodeJS.ProcessEnv = process.env): Built {
+  if (process.platform !== "linux") return { ok: false, reason: `the native spawner runs on Linux only (this is ${process.platform})` };
+  let source: Buffer;
+  try {
+    source = readFileSync(spawnerSource());
+  } catch (error) {
+    return { ok: false, reason: `its source is missing (${(error as Error).message})` };
+  }
+  const target = binaryPath(source, env);
+  if (executable(target)) return { ok: true, path: target };
+  const cc = findCompiler(env);
+  if (cc === undefined) return { ok: false, reason: "no C compiler (cc) on PATH to build it" };
+  const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    mkdirSync(join(target, ".."), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    return { ok: false, reason: `cannot make its cache directory: ${(error as Error).message}` };
+  }
+  const built = spawnSync(cc, [...CFLAGS, "-o", temporary, spawnerSource()], { env, timeout: BUILD_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 });
+  if (built.status !== 0 || !executable(temporary)) {
+    rmSync(temporary, { force: true });
+    const said = built.error?.message ?? built.stderr?.toString("utf8").trim().split("\n").slice(0, 3).join(" / ") ?? "";
+    return { ok: false, reason: `${cc} failed (${built.signal ?? `exit ${String(built.status)}`})${said === "" ? "" : `: ${said}`}` };
+  }
+  try {
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    return { ok: false, reason: `cannot put it in its cache: ${(error as Error).message}` };
+  }
+  return { ok: true, path: target };
+}
