@@ -116,7 +116,14 @@ export function carriesMarker(environ: Buffer, marker: string): boolean {
 }
 
 export function commandOf(proc: string, pid: number, comm: string): string {
-  const raw = readCapped(`${proc}/${pid}/cmdline`, 4096);
+  return commandText(readCapped(`${proc}/${pid}/cmdline`, CMDLINE_CAP), comm);
+}
+
+/** Bytes of a command line read (native/spawner.c reads as many). */
+export const CMDLINE_CAP = 4096;
+
+/** A process's command as a leftover records it: its command line (arguments joined by spaces), else [comm], at most 300 characters. */
+export function commandText(raw: Buffer | undefined, comm: string): string {
   const text = raw === undefined ? "" : raw.toString("utf8").replace(/\0+$/, "").replace(/\0/g, " ").trim();
   const command = text === "" ? `[${comm}]` : text;
   return command.length > COMMAND_CHARS ? `${command.slice(0, COMMAND_CHARS - 1)}…` : command;

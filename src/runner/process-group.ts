@@ -219,7 +219,8 @@ export async function spawnGroup(options: GroupSpawnOptions): Promise<SpawnOutco
   return { ok: true, child };
 }
 
-function validateSpawnOptions(options: GroupSpawnOptions): void {
+/** Throws TypeError for an argv or environment no spawn takes (the Node path and the native spawner alike). */
+export function validateSpawnOptions(options: Pick<GroupSpawnOptions, "argv" | "env">): void {
   const { argv, env } = options;
   if (!Array.isArray(argv) || argv.length === 0) throw new TypeError("argv must be a non-empty array");
   if (argv.some((arg) => typeof arg !== "string" || arg.includes("\0")) || argv[0] === "") {

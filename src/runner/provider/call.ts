@@ -1,6 +1,7 @@
 import { MAX_MESSAGE_BYTES, type CallOutcome } from "../../core/provider/types.js";
 import { runProcess } from "../process.js";
 import { currentLauncher } from "../launcher/client.js";
+import { nativeCall } from "../native/select.js";
 
 export const STDOUT_CAP = MAX_MESSAGE_BYTES + 1;
 export const STDERR_CAP = 256 * 1024;
@@ -23,6 +24,8 @@ export type ProviderCall = (argv: readonly string[], request: Uint8Array, option
 
 /** One provider process: the request bytes on stdin, stdout capped at 1 MiB + 1, stderr at 256 KiB. */
 export function callProvider(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+  const native = nativeCall();
+  if (native !== undefined) return native(argv, request, options);
   const launcher = currentLauncher();
   return launcher === undefined ? callInProcess(argv, request, options) : launcher.call(argv, request, options);
 }

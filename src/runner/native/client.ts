@@ -1,0 +1,177 @@
+/**
+ * The kit's side of the native spawner (native/spawner.c): one process, one pipe each way, any
+ * number of calls in flight. A call here is what callInProcess makes of it (runner/process.ts):
+ * the same executable resolution, launch marker, caps, deadline, kill, leftover sweep, and the
+ * same ProcessOutcome, key for key; only the spawning, the waiting and the /proc look happen in
+ * the spawner. While no call is pending the spawner does not keep the kit alive.
+ */
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { LAUNCH_MARKER_ENV, type Leftover, type LeftoverSweep, type StdStream } from "../../core/process-outcome.js";
+import { markedEnv, newMarker } from "../launch-start.js";
+import { DEFAULT_KILL_GRACE_MS, STDIN_PREMATURE_CLOSE, copyProcessEnv, type ProcessResult } from "../process.js";
+import { validateSpawnOptions } from "../process-group.js";
+import { commandText } from "../proc-read.js";
+import { forgetResolutions, resolveExecutable, type SpawnFailure } from "../resolve-exec.js";
+import { STDERR_CAP, STDOUT_CAP, type CallOptions, type CallResult } from "../provider/call.js";
+import { CALL_KIND, FrameReader, decodeResult, encodeCall, errnoName, signalName, type RawLeftover, type ResultFrame } from "./frames.js";
+
+interface Pending {
+  resolve: (result: CallResult) => void;
+  reject: (error: Error) => void;
+  file: string;
+  resolved: string;
+  env: Record<string, string>;
+  cwd: string;
+  requestBytes: number;
+}
+
+const STREAMS: readonly StdStream[] = ["stdin", "stdout", "stderr"];
+const ENDED: readonly Leftover["ended"][] = ["SIGTERM", "SIGKILL", "exited", "survived"];
+
+/** What runProcess returns when the candidate could not be started. */
+function notStarted(error: SpawnFailure, began: number): ProcessResult {
+  return {
+    exitCode: null, signal: null, timedOut: false, stdoutCapped: false, stderrCapped: false,
+    durationMs: performance.now() - began, stdoutBytes: 0, stderrBytes: 0,
+    killedByKit: false, spawnError: error, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0),
+  };
+}
+
+function leftoverOf(raw: RawLeftover, inodes: readonly number[]): Leftover {
+  const foundBy: Leftover["foundBy"] = [...((raw.foundBy & 1) !== 0 ? (["marker"] as const) : []), ...((raw.foundBy & 2) !== 0 ? (["pipe"] as const) : [])];
+  const holds = STREAMS.flatMap((stream, fd) => ((raw.holds >> fd) & 1 ? [{ stream, link: `socket:[${String(inodes[fd])}]` }] : []));
+  return { pid: raw.pid, command: commandText(raw.cmdline, raw.comm), foundBy, holds, ended: ENDED[raw.ended] ?? "survived" };
+}
+
+function sweepOf(frame: ResultFrame): LeftoverSweep {
+  if (!frame.procScan) return { scan: "unavailable", found: [] };
+  const found = frame.leftovers.map((raw) => leftoverOf(raw, frame.inodes));
+  return { scan: "proc", found, ...(frame.dropped > 0 ? { dropped: frame.dropped } : {}) };
+}
+
+/** A result frame as runProcess would have returned it. */
+function resultOf(frame: ResultFrame, pending: Pending): ProcessResult {
+  const outcome: ProcessResult = {
+    exitCode: frame.signal !== 0 ? null : frame.exitCode,
+    signal: frame.signal !== 0 ? signalName(frame.signal) : null,
+    timedOut: frame.timedOut,
+    stdoutCapped: frame.stdoutCapped,
+    stderrCapped: frame.stderrCapped,
+    durationMs: frame.durationMs,
+    stdoutBytes: frame.stdoutBytes,
+    stderrBytes: frame.stderrBytes,
+    killedByKit: frame.killedByKit,
+    leftovers: sweepOf(frame),
+    stdout: frame.stdout,
+    stderr: frame.stderr,
+  };
+  if (frame.stdinErrno !== 0) outcome.stdinError = errnoName(frame.stdinErrno);
+  else if (!frame.stdinFinished && pending.requestBytes > 0) outcome.stdinError = STDIN_PREMATURE_CLOSE;
+  return outcome;
+}
+
+export class NativeSpawner {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | undefined;
+  /** The spawner's environment: the kit's, as a candidate gets it; a call's marker is added to it. */
+  private readonly baseEnv: Record<string, string>;
+
+  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>, baseEnv: Record<string, string>) {
+    this.baseEnv = baseEnv;
+    const reader = new FrameReader((kind, id, body) => this.settle(kind, id, body));
+    child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
+    child.stdin.on("error", () => undefined);
+    child.on("exit", (code, signal) => this.fail(new Error(`the native spawner ended (${signal ?? `exit code ${String(code)}`}) with ${this.pending.size} call(s) pending`)));
+    child.on("error", (error) => this.fail(error));
+    this.idle();
+  }
+
+  /** Starts the spawner binary (buildSpawner's). */
+  static start(binary: string): NativeSpawner {
+    const env = copyProcessEnv();
+    const child = spawn(binary, [String(process.pid)], { stdio: ["pipe", "pipe", "inherit"], env });
+    return new NativeSpawner(child, env);
+  }
+
+  get pendingCalls(): number {
+    return this.pending.size;
+  }
+
+  get pid(): number | undefined {
+    return this.failure === undefined ? this.child.pid : undefined;
+  }
+
+  /** One provider call, as callInProcess makes it. */
+  call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const env = options.env ?? this.baseEnv;
+    validateSpawnOptions({ argv, env });
+    const began = performance.now();
+    const [file, ...args] = argv as [string, ...string[]];
+    const cwd = path.resolve(options.cwd ?? process.cwd());
+    const resolved = resolveExecutable(file, env, cwd);
+    if (!resolved.ok) return Promise.resolve(split(notStarted(resolved.error, began)));
+    const marker = newMarker();
+    const marked = markedEnv(options.env === undefined ? { [LAUNCH_MARKER_ENV]: env[LAUNCH_MARKER_ENV] ?? "" } : env, marker);
+    const id = this.nextId++;
+    const frame = encodeCall({
+      id, timeoutMs: options.timeoutMs, killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, stdoutCap: STDOUT_CAP, stderrCap: STDERR_CAP,
+      killOnStdoutCap: true, replaceEnv: options.env !== undefined, path: resolved.path, cwd, marker,
+      argv: [file, ...args], env: Object.entries(marked).map(([k, v]) => `${k}=${v}`), stdin: request,
+    });
+    if (this.pending.size === 0) this.busy();
+    const answer = new Promise<CallResult>((resolve, reject) => this.pending.set(id, { resolve, reject, file, resolved: resolved.path, env, cwd, requestBytes: request.byteLength }));
+    for (const part of frame) this.child.stdin.write(part);
+    return answer;
+  }
+
+  /** Lets the spawner go: its stdin closes, it ends what it started and exits; the kit waits for that. */
+  close(): void {
+    this.child.stdin.end();
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.ref();
+  }
+
+  private settle(kind: number, id: number, body: Buffer): void {
+    const waiting = this.pending.get(id);
+    if (kind !== CALL_KIND || waiting === undefined) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.idle();
+    const frame = decodeResult(id, body);
+    if (frame.spawnErrno === 0) {
+      waiting.resolve(split(resultOf(frame, waiting)));
+      return;
+    }
+    // As the Node path does: the target may have changed since it was resolved; a fresh look says what is wrong, if it can.
+    forgetResolutions();
+    const again = resolveExecutable(waiting.file, waiting.env, waiting.cwd);
+    const code = errnoName(frame.spawnErrno);
+    const error = again.ok ? { code, message: `spawn ${waiting.resolved} ${code}` } : again.error;
+    waiting.resolve(split({ ...notStarted(error, performance.now()), durationMs: frame.durationMs }));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(this.failure);
+    this.pending.clear();
+  }
+
+  private busy(): void {
+    this.child.ref();
+    for (const stream of [this.child.stdout, this.child.stdin]) (stream as { ref?: () => void }).ref?.();
+  }
+
+  private idle(): void {
+    this.child.unref();
+    for (const stream of [this.child.stdout, this.child.stdin]) (stream as { unref?: () => void }).unref?.();
+  }
+}
+
+/** A ProcessResult as callInProcess returns it. */
+function split(result: ProcessResult): CallResult {
+  const { stdout, stderr, ...outcome } = result;
+  return { outcome, stdout, stderr };
+}

@@ -1,0 +1,91 @@
+/**
+ * Which path provider calls take: the native spawner (native/spawner.c, through client.ts) or
+ * the Node launchers (runner/launcher/). `--spawner auto` (the CLI's default) takes the native
+ * spawner where it can be had (a cached binary, or `cc` to build one) and says once, on stderr,
+ * why not where it cannot; `native` makes that a usage error instead; `node` never builds it.
+ * Nothing is chosen until the CLI chooses: the kit used as a library calls in process, as before.
+ */
+import { KitError } from "../../core/errors.js";
+import { onInterrupt } from "../../core/interrupt.js";
+import type { CallOptions, CallResult } from "../provider/call.js";
+import { buildSpawner, type Built } from "./build.js";
+import { NativeSpawner } from "./client.js";
+
+export const SPAWNER_MODES = ["auto", "native", "node"] as const;
+export type SpawnerMode = (typeof SPAWNER_MODES)[number];
+export const DEFAULT_SPAWNER_MODE: SpawnerMode = "auto";
+
+let mode: SpawnerMode | undefined;
+let state: { spawner: NativeSpawner } | { failure: KitError } | "node" | undefined;
+/** How the binary is had (tests stand in for it). */
+let build: () => Built = buildSpawner;
+
+/** The CLI's choice (--spawner); the spawner starts with the first call, or with startSpawner. */
+export function chooseSpawner(chosen: SpawnerMode, builder: () => Built = buildSpawner): void {
+  if (chosen === mode && builder === build) return;
+  closeSpawner();
+  mode = chosen;
+  build = builder;
+  state = undefined;
+}
+
+/** The path calls take now: "native", "node", or "failed" (--spawner native without a spawner). */
+export function startSpawner(): "native" | "node" | "failed" {
+  const now = resolve();
+  return now === undefined || now === "node" ? "node" : "spawner" in now ? "native" : "failed";
+}
+
+function resolve(): typeof state {
+  if (mode === undefined) return undefined;
+  if (state !== undefined) return state;
+  if (mode === "node") return (state = "node");
+  const built = build();
+  if (built.ok) {
+    try {
+      return (state = { spawner: NativeSpawner.start(built.path) });
+    } catch (error) {
+      return fallBack(`it did not start (${(error as Error).message})`);
+    }
+  }
+  return fallBack(built.reason);
+}
+
+function fallBack(reason: string): typeof state {
+  if (mode === "native") return (state = { failure: new KitError("usage", `--spawner native: the native spawner cannot be used: ${reason}; run with --spawner node (or auto)`) });
+  process.stderr.write(`awp-conformance: the native spawner cannot be used (${reason}); provider calls go through the Node launchers (--spawner node says so without this message)\n`);
+  return (state = "node");
+}
+
+/** The native call when the native path is chosen and up; undefined for the Node path. */
+export function nativeCall(): ((argv: readonly string[], request: Uint8Array, options: CallOptions) => Promise<CallResult>) | undefined {
+  const now = resolve();
+  if (now === undefined || now === "node") return undefined;
+  if ("failure" in now) {
+    const failure = now.failure;
+    return () => Promise.reject(failure);
+  }
+  const spawner = now.spawner;
+  return (argv, request, options) => {
+    try {
+      return spawner.call(argv, request, options);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
+}
+
+/** The spawner's pid while it runs (a bench reads its CPU time). */
+export function spawnerPid(): number | undefined {
+  return state !== undefined && typeof state === "object" && "spawner" in state ? state.spawner.pid : undefined;
+}
+
+/** Lets the spawner go (it ends what it started); a later call starts a new one. */
+export function closeSpawner(): void {
+  if (state !== undefined && typeof state === "object" && "spawner" in state) {
+    state.spawner.close();
+    state = undefined;
+  }
+}
+
+// Interrupted (core/interrupt.ts), no call starts any more: the spawner goes now, and with it the candidates of the calls still out.
+onInterrupt(closeSpawner);
