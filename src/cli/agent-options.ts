@@ -6,6 +6,7 @@ import { DEFAULT_BOUNDS, SCENARIO_ALIASES, SCENARIO_NAMES, expandScenario, type 
 import { DEFAULT_OUTPUT_BUDGET_MIB, type AgentMode } from "../core/agent-cli/types.js";
 import { KitError } from "../core/errors.js";
 import { withManagedOptions } from "./managed-options.js";
+import { SPAWNER_DESCRIBE, SPAWNER_MODES } from "../runner/native/modes.js";
 
 export const DEFAULT_MODEL = "awp-conformance-model";
 
@@ -25,6 +26,7 @@ export function withLaunchOptions<T>(y: Argv<T>): Argv<T> {
     .option("shutdown-timeout", { type: "number", describe: `agent-cli: how long after {"type":"shutdown"} the process may take to exit, in ms (default ${DEFAULT_BOUNDS.shutdownTimeoutMs})` })
     .option("order-skew", { type: "number", describe: `agent-cli: how early the next turn's model request may be seen before a turn's terminal line and still count as in order, in ms (default ${DEFAULT_BOUNDS.orderSkewMs}; the kit's allowance for its own observation skew under load, 0 for none)` })
     .option("scenario", { type: "string", array: true, describe: `agent-cli: only these scenarios (${[...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)].join(", ")})` })
+    .option("spawner", { type: "string", choices: [...SPAWNER_MODES], describe: SPAWNER_DESCRIBE })
     .option("jobs", { type: "number", describe: "agent-cli: scenarios run at once (default 4); provider: calls in flight at once where none depends on another's answer (default 2)" })
     .option("output-budget", { type: "number", describe: `agent-cli: MiB of stdout the kit records from all processes of a run, or of one fuzzed session (default ${DEFAULT_OUTPUT_BUDGET_MIB}; the kit's choice, to bound its memory: a CLI that prints more leaves the run incomplete, not failed)` }) as Argv<T>;
 }

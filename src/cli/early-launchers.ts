@@ -11,6 +11,7 @@
  * kit) or started later, as before; yargs still checks every option.
  */
 import { DEFAULT_POLICY_TEST_JOBS, DEFAULT_PROVIDER_JOBS } from "../runner/provider/jobs.js";
+import { DEFAULT_SPAWNER_MODE, isSpawnerMode, type SpawnerMode } from "../runner/native/modes.js";
 
 /** The commands whose provider calls go through the launchers, and their default --jobs. */
 const DEFAULT_JOBS: Readonly<Record<string, number>> = { run: DEFAULT_PROVIDER_JOBS, fuzz: DEFAULT_PROVIDER_JOBS, "policy-test": DEFAULT_POLICY_TEST_JOBS };
@@ -25,13 +26,25 @@ function optionValue(args: readonly string[], name: string): string | undefined 
   return undefined;
 }
 
+/** The kit's own arguments of a command line (process.argv): after the command, up to `--`. */
+function ownArgs(argv: readonly string[]): string[] {
+  const end = argv.indexOf("--");
+  return argv.slice(3, end === -1 ? undefined : end);
+}
+
+/** What `--spawner` says (runner/native/select.ts), its default when it is not given; a value yargs will refuse counts as node. */
+export function earlySpawnerMode(argv: readonly string[]): SpawnerMode {
+  const value = optionValue(ownArgs(argv), "--spawner");
+  if (value === undefined) return DEFAULT_SPAWNER_MODE;
+  return isSpawnerMode(value) ? value : "node";
+}
+
 /** How many launchers a command line (process.argv) will use at once; 0 when it is no provider run. */
 export function earlyLauncherCount(argv: readonly string[]): number {
   const command = argv[2] ?? "";
   const fallback = DEFAULT_JOBS[command];
   if (fallback === undefined) return 0;
-  const end = argv.indexOf("--");
-  const own = argv.slice(3, end === -1 ? undefined : end);
+  const own = ownArgs(argv);
   if (own.some((arg) => arg === "--help" || arg === "-h" || arg === "--version")) return 0;
   if (command !== "policy-test" && optionValue(own, "--protocol") !== "provider") return 0;
   const jobs = Number(optionValue(own, "--jobs"));

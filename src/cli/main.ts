@@ -3,7 +3,7 @@
 // kit is loaded, so a host configured with it starts fast (src/mocks/cli.ts); `fuzz` runs in a
 // second process with start-up memory settings (tuned.ts); every other command is the kit
 // (program.ts), a provider run's launcher processes started first (early-launchers.ts).
-import { earlyLauncherCount } from "./early-launchers.js";
+import { earlyLauncherCount, earlySpawnerMode } from "./early-launchers.js";
 import { runTuned, settleTunedProcess, wantsTuning } from "./tuned.js";
 
 if (process.argv[2] === "mock") {
@@ -15,7 +15,12 @@ if (process.argv[2] === "mock") {
 } else if (!settleTunedProcess() && wantsTuning(process.argv)) {
   runTuned(process.argv);
 } else {
+  // A provider run's calls go through the native spawner (started now, built first if need be)
+  // or, where it cannot be had, the Node launchers (started now).
   const launchers = earlyLauncherCount(process.argv);
-  if (launchers > 0) (await import("../runner/launcher/client.js")).startLaunchers(launchers);
+  const spawner = earlySpawnerMode(process.argv);
+  const native = launchers > 0 && spawner !== "node" ? await import("../runner/native/select.js") : undefined;
+  native?.chooseSpawner(spawner);
+  if (launchers > 0 && (native === undefined || native.startSpawner() === "node")) (await import("../runner/launcher/client.js")).startLaunchers(launchers);
   await import("./program.js");
 }

@@ -3,6 +3,8 @@ import type { Argv } from "yargs";
 import { KitError } from "../core/errors.js";
 import { interrupt, interrupted, interruptExitCode, INTERRUPT_GRACE_MS, type InterruptSignal } from "../core/interrupt.js";
 import { closeLauncher, useLauncher } from "../runner/launcher/client.js";
+import { chooseSpawner, closeSpawner } from "../runner/native/select.js";
+import { earlySpawnerMode } from "./early-launchers.js";
 import { applyKitV8Policy } from "./v8-policy.js";
 import { helpRewrite, kitParser, wantsHelp } from "./parser.js";
 
@@ -73,7 +75,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 applyKitV8Policy();
 useLauncher();
-main(hideBin(process.argv)).finally(closeLauncher).then(
+chooseSpawner(earlySpawnerMode(process.argv));
+main(hideBin(process.argv))
+  .finally(() => {
+    closeLauncher();
+    closeSpawner();
+  })
+  .then(
   (code) => {
     // Interrupted, the report is written: the exit code says the run was cut short.
     const signal = interrupted();

@@ -6,6 +6,7 @@ import { colorWanted, list } from "../args.js";
 import { resolveCandidate } from "../candidate.js";
 import { Progress } from "../progress.js";
 import { outputArgs, reportFinisher, withReportOptions, type ReportArgs } from "../report-options.js";
+import { SPAWNER_DESCRIBE, SPAWNER_MODES } from "../../runner/native/modes.js";
 import { handleInterrupts } from "../../core/interrupt.js";
 import { DEFAULT_POLICY_TEST_JOBS as DEFAULT_JOBS } from "../../runner/provider/jobs.js";
 
@@ -36,6 +37,7 @@ export function policyTestCommand(y: Argv, setCode: (code: number) => void): Arg
           .option("config-json", { type: "string", describe: "the configuration of cases that give none, as JSON (default {})" })
           .option("config-file", { type: "string", describe: "file holding the configuration of cases that give none" })
           .option("case", { type: "string", array: true, describe: "only cases whose name matches PATTERN (* within a /-segment, ** across; a table's name selects its rows)" })
+          .option("spawner", { type: "string", choices: [...SPAWNER_MODES], describe: SPAWNER_DESCRIBE })
           .option("jobs", { type: "number", describe: `cases run at once (default ${DEFAULT_JOBS})` })
           .option("timeout", { type: "number", describe: "deadline of every call in ms (default budget + 1000)" })
           .option("budget", { type: "number", describe: "budget_ms sent with invocations (default 5000)" })

@@ -11,9 +11,9 @@ import type { CallOptions, CallResult } from "../provider/call.js";
 import { buildSpawner, type Built } from "./build.js";
 import { NativeSpawner } from "./client.js";
 
-export const SPAWNER_MODES = ["auto", "native", "node"] as const;
-export type SpawnerMode = (typeof SPAWNER_MODES)[number];
-export const DEFAULT_SPAWNER_MODE: SpawnerMode = "auto";
+import type { SpawnerMode } from "./modes.js";
+
+export { DEFAULT_SPAWNER_MODE, SPAWNER_MODES, type SpawnerMode } from "./modes.js";
 
 let mode: SpawnerMode | undefined;
 let state: { spawner: NativeSpawner } | { failure: KitError } | "node" | undefined;
