@@ -122,7 +122,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   return outcome;
 }
 
-function validateOptions(options: RunProcessOptions): void {
+/** Throws for options no run takes (invalid argv, timeout, caps or stdin): the Node path and the native spawner alike. */
+export function validateOptions(options: RunProcessOptions): void {
   if (!Array.isArray(options.argv) || options.argv.length === 0) throw new TypeError("argv must be a non-empty array");
   if (!isNonNegative(options.timeoutMs)) throw new RangeError("timeoutMs must be a number in [0, 2^31 - 1]");
   if (options.killGraceMs !== undefined && !isNonNegative(options.killGraceMs)) {

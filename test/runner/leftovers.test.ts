@@ -11,6 +11,7 @@ import { carriesMarker, markerLinks } from "../../src/runner/proc-read.js";
 import { finalizeGroup, killAllGroups, spawnGroup } from "../../src/runner/process-group.js";
 import { runProcess, type ProcessResult } from "../../src/runner/process.js";
 import { isDead } from "./dead.js";
+import { legTitle, RUN_PATHS, type RunPath } from "./native/paths.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
 const TAG = "awp-test-leftover";
@@ -48,8 +49,8 @@ afterEach(() => {
   for (const pid of tagged()) process.kill(pid, "SIGKILL");
 });
 
-function leave(mode: string, grace = 300): Promise<ProcessResult> {
-  return runProcess({ argv: [process.execPath, path.join(FIXTURES, "leave-daemon.mjs"), mode], timeoutMs: 5000, killGraceMs: grace, stdoutCap: 4096, stderrCap: 4096 });
+function leaveWith(mode: string, grace: number, run: RunPath["run"]): Promise<ProcessResult> {
+  return run({ argv: [process.execPath, path.join(FIXTURES, "leave-daemon.mjs"), mode], timeoutMs: 5000, killGraceMs: grace, stdoutCap: 4096, stderrCap: 4096 });
 }
 
 const pidOf = (result: ProcessResult): number => Number(result.stdout.toString().trim());
@@ -101,7 +102,10 @@ describe("the start of a launch, as /proc counts process starts", () => {
   });
 });
 
-describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group (needs /proc)", () => {
+// The sweep after a launch, on both paths: runProcess here, and the native spawner's own look.
+for (const leg of RUN_PATHS) describe.skipIf(!HAS_PROC || leg.skip !== undefined)(legTitle("leftovers after a launch (needs /proc)", leg), () => {
+  const leave = (mode: string, grace = 300): Promise<ProcessResult> => leaveWith(mode, grace, leg.run);
+
   it("finds by pipe alone a daemon that dropped its environment but holds stdout", async () => {
     const result = await leave("scrub-stdout");
     const daemon = pidOf(result);
@@ -139,7 +143,9 @@ describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group 
     expect(found.every((l) => l.foundBy.includes("marker"))).toBe(true);
     expect(tagged()).toEqual([]);
   });
+});
 
+describe.skipIf(!HAS_PROC)("leftovers: processes that escaped the process group (needs /proc)", () => {
   it("ends the leftovers of a launch still running when the kit exits (killAllGroups)", async () => {
     const spawned = await spawnGroup({ argv: [process.execPath, path.join(FIXTURES, "leave-daemon.mjs"), "close-all", "hang"], env: { PATH: path.dirname(process.execPath) } });
     if (!spawned.ok) throw new Error(spawned.error.message);

@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runProcess, type ProcessResult, type RunProcessOptions } from "../../src/runner/process.js";
+import type { ProcessResult, RunProcessOptions } from "../../src/runner/process.js";
 import { liveGroupIds } from "../../src/runner/process-group.js";
 import { isDead } from "./dead.js";
+import { legTitle, RUN_PATHS } from "./native/paths.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
 const NODE = process.execPath;
@@ -19,17 +20,18 @@ function fixture(name: string, ...args: string[]): string[] {
   return [NODE, path.join(FIXTURES, name), ...args];
 }
 
-function run(argv: readonly string[], extra: Partial<RunProcessOptions> = {}): Promise<ProcessResult> {
-  return runProcess({ argv, timeoutMs: 10_000, stdoutCap: MiB, stderrCap: MiB, ...extra });
-}
-
 async function expectDeadSoon(pid: number): Promise<void> {
   const deadline = Date.now() + 2000;
   while (!isDead(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(isDead(pid)).toBe(true);
 }
 
-describe("runProcess", () => {
+// Every test runs on both paths: runProcess on this event loop, and the native spawner.
+for (const leg of RUN_PATHS) describe.skipIf(leg.skip !== undefined)(legTitle("runProcess", leg), () => {
+  const runProcess = leg.run;
+  const run = (argv: readonly string[], extra: Partial<RunProcessOptions> = {}): Promise<ProcessResult> =>
+    runProcess({ argv, timeoutMs: 10_000, stdoutCap: MiB, stderrCap: MiB, ...extra });
+
   it("echoes stdin to stdout", async () => {
     const result = await run(fixture("echo.mjs"), { stdin: Buffer.from("hello\nworld") });
     expect(result.stdout.toString()).toBe("hello\nworld");
@@ -207,7 +209,8 @@ describe("runProcess", () => {
     expect((JSON.parse(again.stdout.toString()) as Record<string, string>).AWP_CONFORMANCE_LAUNCH).not.toBe(marker);
   });
 
-  it("defaults to a copy of process.env", async () => {
+  // The spawner, like the launcher processes, takes the kit's environment once, when it starts.
+  it.skipIf(leg.name === "native")("defaults to a copy of process.env", async () => {
     process.env.RUNNER_TEST_MARKER = "present";
     try {
       const result = await run(fixture("print-env.mjs"));

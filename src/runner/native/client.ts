@@ -11,7 +11,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { LAUNCH_MARKER_ENV, type Leftover, type LeftoverSweep, type StdStream } from "../../core/process-outcome.js";
 import { markedEnv, newMarker } from "../launch-start.js";
-import { DEFAULT_KILL_GRACE_MS, STDIN_PREMATURE_CLOSE, copyProcessEnv, type ProcessResult } from "../process.js";
+import { DEFAULT_KILL_GRACE_MS, STDIN_PREMATURE_CLOSE, copyProcessEnv, validateOptions, type ProcessResult, type RunProcessOptions } from "../process.js";
 import { validateSpawnOptions } from "../process-group.js";
 import { commandText } from "../proc-read.js";
 import { forgetResolutions, resolveExecutable, type SpawnFailure } from "../resolve-exec.js";
@@ -19,7 +19,7 @@ import { STDERR_CAP, STDOUT_CAP, type CallOptions, type CallResult } from "../pr
 import { CALL_KIND, FrameReader, decodeResult, encodeCall, errnoName, signalName, type RawLeftover, type ResultFrame } from "./frames.js";
 
 interface Pending {
-  resolve: (result: CallResult) => void;
+  resolve: (result: ProcessResult) => void;
   reject: (error: Error) => void;
   file: string;
   resolved: string;
@@ -107,24 +107,39 @@ export class NativeSpawner {
 
   /** One provider call, as callInProcess makes it. */
   call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+    return this.run({
+      argv, stdin: request, timeoutMs: options.timeoutMs, killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, stdoutCap: STDOUT_CAP, stderrCap: STDERR_CAP,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    }).then(split);
+  }
+
+  /** One process, as runProcess runs it (rejects only for invalid options, and when the spawner is gone). */
+  run(options: RunProcessOptions): Promise<ProcessResult> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
+    try {
+      validateOptions(options);
+      validateSpawnOptions({ argv: options.argv, env: options.env ?? this.baseEnv });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     const env = options.env ?? this.baseEnv;
-    validateSpawnOptions({ argv, env });
     const began = performance.now();
-    const [file, ...args] = argv as [string, ...string[]];
+    const [file, ...args] = options.argv as [string, ...string[]];
     const cwd = path.resolve(options.cwd ?? process.cwd());
     const resolved = resolveExecutable(file, env, cwd);
-    if (!resolved.ok) return Promise.resolve(split(notStarted(resolved.error, began)));
+    if (!resolved.ok) return Promise.resolve(notStarted(resolved.error, began));
     const marker = newMarker();
     const marked = markedEnv(options.env === undefined ? { [LAUNCH_MARKER_ENV]: env[LAUNCH_MARKER_ENV] ?? "" } : env, marker);
+    const request = options.stdin ?? new Uint8Array(0);
     const id = this.nextId++;
     const frame = encodeCall({
-      id, timeoutMs: options.timeoutMs, killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, stdoutCap: STDOUT_CAP, stderrCap: STDERR_CAP,
-      killOnStdoutCap: true, replaceEnv: options.env !== undefined, path: resolved.path, cwd, marker,
+      id, timeoutMs: options.timeoutMs, killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, stdoutCap: options.stdoutCap, stderrCap: options.stderrCap,
+      killOnStdoutCap: options.killOnStdoutCap ?? true, replaceEnv: options.env !== undefined, path: resolved.path, cwd, marker,
       argv: [file, ...args], env: Object.entries(marked).map(([k, v]) => `${k}=${v}`), stdin: request,
     });
     if (this.pending.size === 0) this.busy();
-    const answer = new Promise<CallResult>((resolve, reject) => this.pending.set(id, { resolve, reject, file, resolved: resolved.path, env, cwd, requestBytes: request.byteLength }));
+    const answer = new Promise<ProcessResult>((resolve, reject) => this.pending.set(id, { resolve, reject, file, resolved: resolved.path, env, cwd, requestBytes: request.byteLength }));
     for (const part of frame) this.child.stdin.write(part);
     return answer;
   }
@@ -142,7 +157,7 @@ export class NativeSpawner {
     if (this.pending.size === 0) this.idle();
     const frame = decodeResult(id, body);
     if (frame.spawnErrno === 0) {
-      waiting.resolve(split(resultOf(frame, waiting)));
+      waiting.resolve(resultOf(frame, waiting));
       return;
     }
     // As the Node path does: the target may have changed since it was resolved; a fresh look says what is wrong, if it can.
@@ -150,7 +165,7 @@ export class NativeSpawner {
     const again = resolveExecutable(waiting.file, waiting.env, waiting.cwd);
     const code = errnoName(frame.spawnErrno);
     const error = again.ok ? { code, message: `spawn ${waiting.resolved} ${code}` } : again.error;
-    waiting.resolve(split({ ...notStarted(error, performance.now()), durationMs: frame.durationMs }));
+    waiting.resolve({ ...notStarted(error, performance.now()), durationMs: frame.durationMs });
   }
 
   private fail(error: Error): void {
