@@ -6,6 +6,7 @@ import type { RunReport } from "../../src/core/report/types.js";
 import { CLI, readReport, ROOT, useTempDirs } from "./cli.js";
 import { isDead } from "../runner/dead.js";
 import { REFERENCE_ENV } from "./agent-cli-fakes.js";
+import { buildSpawner } from "../../src/runner/native/build.js";
 
 /**
  * Candidates that leave a daemon in a new session after every launch (src/mocks/daemon.ts):
@@ -59,11 +60,16 @@ async function runKit(args: string[]): Promise<{ code: number; pid: number; repo
   return { code: result.exitCode ?? -1, pid, report: readReport(out) };
 }
 
-const runs: Record<string, (fault: string) => string[]> = {
-  provider: (fault) => [
-    "--protocol", "provider", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
+const provider = (spawner: string) => (fault: string): string[] => [
+    "--protocol", "provider", "--spawner", spawner, "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
     "--clause", "provider/transport/no-leftover-processes", join(ROOT, "dist/src/mocks/provider.js"), "--", "--fault", fault,
-  ],
+  ];
+
+/** The provider's calls through each path (runner/native/): the Node launchers, and the native spawner where it can be built. */
+const NATIVE = buildSpawner();
+const runs: Record<string, (fault: string) => string[]> = {
+  "provider (node path)": provider("node"),
+  "provider (native path)": provider("native"),
   "agent-cli": (fault) => [
     "--protocol", "agent-cli", "--mode", "awp-jsonl", "--scenario", "basic", "--quiet-window", "300",
     ...Object.entries(REFERENCE_ENV).flatMap(([k, v]) => ["--env", `${k}=${v}`]), join(ROOT, "dist/src/mocks/agent-cli.js"), "--", "--fault", fault,
@@ -71,10 +77,12 @@ const runs: Record<string, (fault: string) => string[]> = {
 };
 
 describe.skipIf(!HAS_PROC).concurrent("no process is left after a run against a candidate that leaves daemons (needs /proc)", () => {
-  for (const protocol of ["provider", "agent-cli"] as const) {
+  for (const leg of Object.keys(runs)) {
+    const protocol = leg.startsWith("provider") ? "provider" : "agent-cli";
     for (const fault of FAULTS) {
-      it(`${protocol} ${fault}: every daemon is reported, ended, and none survives the run`, async () => {
-        const { code, pid, report } = await runKit((runs[protocol] as (f: string) => string[])(fault));
+      const skip = leg.includes("native") && !NATIVE.ok ? ` (skipped: no native spawner here: ${NATIVE.ok ? "" : NATIVE.reason})` : "";
+      it.skipIf(skip !== "")(`${leg} ${fault}: every daemon is reported, ended, and none survives the run${skip}`, async () => {
+        const { code, pid, report } = await runKit((runs[leg] as (f: string) => string[])(fault));
         const survivors = survivorsOf(pid);
         strays.push(...survivors);
         expect(survivors).toEqual([]);
