@@ -56,6 +56,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -135,6 +136,7 @@ static pid_t self_pid, parent_pid;
 static char kit_prefix[32];
 static int proc_ok;
 static unsigned char scratch[ENVIRON_CAP + 1];
+static unsigned long calls_run;
 
 static double now_ms(void) {
   struct timespec t;
@@ -740,6 +742,7 @@ static void start_call(uint32_t id, unsigned char *body, size_t len) {
   }
   c->pid = pid;
   c->live = 1;
+  calls_run++;
   c->in_fd = sv[0][0];
   c->out.fd = sv[1][0];
   c->err.fd = sv[2][0];
@@ -828,6 +831,18 @@ static void reap(void) {
   }
 }
 
+/* With AWP_CONFORMANCE_SPAWNER_STATS set (a bench), one line on stderr at the end: its own CPU and memory. */
+static void say_stats(void) {
+  if (!getenv("AWP_CONFORMANCE_SPAWNER_STATS")) return;
+  struct rusage own, kids;
+  getrusage(RUSAGE_SELF, &own);
+  getrusage(RUSAGE_CHILDREN, &kids);
+  fprintf(stderr, "awp-conformance spawner: %lu calls; own cpu %.3f s (user %.3f, sys %.3f), peak rss %ld KiB; candidates cpu %.3f s\n", calls_run,
+          own.ru_utime.tv_sec + own.ru_utime.tv_usec / 1e6 + own.ru_stime.tv_sec + own.ru_stime.tv_usec / 1e6,
+          own.ru_utime.tv_sec + own.ru_utime.tv_usec / 1e6, own.ru_stime.tv_sec + own.ru_stime.tv_usec / 1e6, own.ru_maxrss,
+          kids.ru_utime.tv_sec + kids.ru_utime.tv_usec / 1e6 + kids.ru_stime.tv_sec + kids.ru_stime.tv_usec / 1e6);
+}
+
 static void kill_everything(void) {
   for (int i = 0; i < MAX_CALLS; i++) {
     call_t *c = &calls[i];
@@ -898,7 +913,7 @@ int main(int argc, char **argv) {
       double w = next_wake(&calls[i]);
       if (w < wake) wake = w;
     }
-    if (!input_open) { kill_everything(); return 0; }
+    if (!input_open) { kill_everything(); say_stats(); return 0; }
     int nfds = 0;
     fds[nfds] = (struct pollfd){sigpipe_fds[0], POLLIN, 0};
     owner[nfds++] = NULL;
