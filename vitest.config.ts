@@ -5,7 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "dist/**"],
     // Checks, at the end of the run, every report the tests made the kit write: no clause passes with nothing judged.
-    globalSetup: ["test/setup/report-audit.ts"],
+    // The native spawner is built (or found unavailable, and said so) once, before any kit run (test/setup/native-spawner.ts).
+    globalSetup: ["test/setup/report-audit.ts", "test/setup/native-spawner.ts"],
     // Generous: integration tests run real candidates on a loaded 2-core CI box; every wait inside is bounded anyway.
     testTimeout: 120_000,
     hookTimeout: 60_000,

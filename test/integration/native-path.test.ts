@@ -96,7 +96,7 @@ describe("without a C compiler", () => {
   }
   const args = ["run", "--protocol", "provider", ...LEAN, "--clause", "provider/describe", FAKE];
 
-  it("--spawner auto falls back to the Node launchers and says so in one line", async () => {
+  it("--spawner auto falls back to the Node launchers and says so in one line, once on a machine", async () => {
     const env = bare();
     const auto = await reportOf(args, "auto", env);
     const node = await reportOf(args, "node", env);
@@ -106,6 +106,10 @@ describe("without a C compiler", () => {
     expect(node.stderr).not.toMatch(/native spawner/);
     expect(auto.code).toBe(0);
     expect(auto.report).toBe(node.report);
+    // Said once on a machine: the next run, with still no compiler, says nothing.
+    const again = await reportOf(args, "auto", env);
+    expect(again.stderr).not.toMatch(/native spawner/);
+    expect(again.report).toBe(node.report);
   }, 120_000);
 
   it("--spawner native is a usage error that says why", async () => {

@@ -4,15 +4,19 @@
  * $XDG_CACHE_HOME (or ~/.cache)/awp-conformance/<kit version>-<platform>-<arch>-<hash of the
  * source>/spawner. Written under a temporary name and renamed, so a kit running beside this one
  * never runs half a binary; a binary already there is used as it is (no compiler needed then).
+ * Where it cannot be built, the reason is noted beside where it would be (`unavailable`, with the
+ * compiler it was tried with): later runs with the same compiler (or still none) neither try again
+ * nor need to say it again, and a compiler that appears or changes is tried.
  */
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { kitVersion, packageRoot } from "../../core/paths.js";
 
-export type Built = { ok: true; path: string } | { ok: false; reason: string };
+/** noted: this very reason was found before on this machine (and said then): the kit need not say it again. */
+export type Built = { ok: true; path: string } | { ok: false; reason: string; noted?: boolean };
 
 /** How long the compiler may take (it takes well under a second). */
 const BUILD_TIMEOUT_MS = 60_000;
@@ -43,6 +47,27 @@ function executable(file: string): boolean {
   }
 }
 
+/** Which compiler a note was made with: its path and change time, or "none". */
+function compilerStamp(cc: string | undefined): string {
+  if (cc === undefined) return "none";
+  try {
+    return `${cc}@${statSync(cc).mtimeMs}`;
+  } catch {
+    return cc;
+  }
+}
+
+function readNote(file: string): { reason: string; compiler: string } | undefined {
+  try {
+    const note = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    if (typeof note !== "object" || note === null) return undefined;
+    const { reason, compiler } = note as Record<string, unknown>;
+    return typeof reason === "string" && typeof compiler === "string" ? { reason, compiler } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `cc` as PATH finds it, or undefined. */
 export function findCompiler(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -65,18 +90,30 @@ export function buildSpawner(env: NodeJS.ProcessEnv = process.env): Built {
   const target = binaryPath(source, env);
   if (executable(target)) return { ok: true, path: target };
   const cc = findCompiler(env);
-  if (cc === undefined) return { ok: false, reason: "no C compiler (cc) on PATH to build it" };
-  const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}`;
+  const note = join(target, "..", "unavailable");
+  const compiler = compilerStamp(cc);
+  const before = readNote(note);
+  if (before !== undefined && before.compiler === compiler) return { ok: false, reason: before.reason, noted: true };
   try {
     mkdirSync(join(target, ".."), { recursive: true, mode: 0o700 });
   } catch (error) {
     return { ok: false, reason: `cannot make its cache directory: ${(error as Error).message}` };
   }
+  const unavailable = (reason: string): Built => {
+    try {
+      writeFileSync(note, JSON.stringify({ reason, compiler }));
+    } catch {
+      // Not noted: the next run tries (and says) again.
+    }
+    return { ok: false, reason };
+  };
+  if (cc === undefined) return unavailable("no C compiler (cc) on PATH to build it");
+  const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}`;
   const built = spawnSync(cc, [...CFLAGS, "-o", temporary, spawnerSource()], { env, timeout: BUILD_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 });
   if (built.status !== 0 || !executable(temporary)) {
     rmSync(temporary, { force: true });
     const said = built.error?.message ?? built.stderr?.toString("utf8").trim().split("\n").slice(0, 3).join(" / ") ?? "";
-    return { ok: false, reason: `${cc} failed (${built.signal ?? `exit ${String(built.status)}`})${said === "" ? "" : `: ${said}`}` };
+    return unavailable(`${cc} failed (${built.signal ?? `exit ${String(built.status)}`})${said === "" ? "" : `: ${said}`}`);
   }
   try {
     renameSync(temporary, target);

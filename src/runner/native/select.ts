@@ -1,8 +1,8 @@
 /**
  * Which path provider calls take: the native spawner (native/spawner.c, through client.ts) or
  * the Node launchers (runner/launcher/). `--spawner auto` (the CLI's default) takes the native
- * spawner where it can be had (a cached binary, or `cc` to build one) and says once, on stderr,
- * why not where it cannot; `native` makes that a usage error instead; `node` never builds it.
+ * spawner where it can be had (a cached binary, or `cc` to build one) and says on stderr why not
+ * where it cannot, once on a machine (build.ts notes it); `native` makes that a usage error instead; `node` never builds it.
  * Nothing is chosen until the CLI chooses: the kit used as a library calls in process, as before.
  */
 import { KitError } from "../../core/errors.js";
@@ -47,12 +47,13 @@ function resolve(): typeof state {
       return fallBack(`it did not start (${(error as Error).message})`);
     }
   }
-  return fallBack(built.reason);
+  return fallBack(built.reason, built.noted === true);
 }
 
-function fallBack(reason: string): typeof state {
+/** auto: the Node launchers, said once on this machine (noted: said before, for this reason); native: a usage error. */
+function fallBack(reason: string, noted = false): typeof state {
   if (mode === "native") return (state = { failure: new KitError("usage", `--spawner native: the native spawner cannot be used: ${reason}; run with --spawner node (or auto)`) });
-  process.stderr.write(`awp-conformance: the native spawner cannot be used (${reason}); provider calls go through the Node launchers (--spawner node says so without this message)\n`);
+  if (!noted) process.stderr.write(`awp-conformance: the native spawner cannot be used (${reason}); provider calls go through the Node launchers (--spawner node says so without this message)\n`);
   return (state = "node");
 }
 

@@ -3,13 +3,13 @@
  * on one child, its bounded memory, its end when the kit lets it go (or disappears), the build
  * into the cache, and the choice between the paths (--spawner).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { KitError } from "../../../src/core/errors.js";
-import { binaryPath, buildSpawner, spawnerSource } from "../../../src/runner/native/build.js";
+import { binaryPath, buildSpawner, findCompiler, spawnerSource } from "../../../src/runner/native/build.js";
 import { NativeSpawner } from "../../../src/runner/native/client.js";
 import { CALL_KIND, FrameReader, decodeResult, encodeCall } from "../../../src/runner/native/frames.js";
 import { chooseSpawner, closeSpawner, nativeCall } from "../../../src/runner/native/select.js";
@@ -157,11 +157,27 @@ describe("building without a compiler, and choosing the path", () => {
     vi.restoreAllMocks();
   });
 
-  it("says there is no cc when none is on PATH and none was built before", () => {
+  it("says there is no cc when none is on PATH and none was built before, and notes it for the next run", () => {
     const cache = mkdtempSync(path.join(scratch, "cache-"));
-    const built = buildSpawner({ ...process.env, PATH: scratch, XDG_CACHE_HOME: cache });
-    expect(built).toEqual({ ok: false, reason: "no C compiler (cc) on PATH to build it" });
-    expect(existsSync(path.join(cache, "awp-conformance"))).toBe(false);
+    const env = { ...process.env, PATH: scratch, XDG_CACHE_HOME: cache };
+    expect(buildSpawner(env)).toEqual({ ok: false, reason: "no C compiler (cc) on PATH to build it" });
+    expect(buildSpawner(env)).toEqual({ ok: false, reason: "no C compiler (cc) on PATH to build it", noted: true });
+    const target = binaryPath(readFileSync(spawnerSource()), env);
+    expect(existsSync(target)).toBe(false);
+    // A compiler that appears is tried.
+    if (NATIVE_SKIP === undefined && findCompiler() !== undefined) expect(buildSpawner({ ...env, PATH: process.env.PATH ?? "" })).toEqual({ ok: true, path: target });
+  });
+
+  it("says a failed build once, and tries again when the compiler changes", () => {
+    const cache = mkdtempSync(path.join(scratch, "cache-"));
+    const bin = mkdtempSync(path.join(scratch, "bin-"));
+    writeFileSync(path.join(bin, "cc"), "#!/bin/sh\necho 'cc: broken here' >&2\nexit 1\n", { mode: 0o755 });
+    const env = { ...process.env, PATH: bin, XDG_CACHE_HOME: cache };
+    const first = buildSpawner(env);
+    expect(first).toEqual({ ok: false, reason: `${path.join(bin, "cc")} failed (exit 1): cc: broken here` });
+    expect(buildSpawner(env)).toEqual({ ...first, noted: true });
+    utimesSync(path.join(bin, "cc"), new Date(), new Date(Date.now() + 5000));
+    expect(buildSpawner(env)).toEqual(first);
   });
 
   it("auto falls back to the Node launchers and says so once", () => {
