@@ -4,6 +4,9 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, ROOT, useTempDirs } from "./cli.js";
 import { isDead } from "../runner/dead.js";
+import { buildSpawner } from "../../src/runner/native/build.js";
+
+const NATIVE = buildSpawner();
 
 /**
  * Provider calls are made by the kit's launcher process (src/runner/launcher). Killed with
@@ -37,6 +40,8 @@ function processesOf(kitPid: number): { candidates: number[]; launchers: number[
     if (marker?.split("=")[1]?.split(":").some((link) => link.startsWith(`${kitPid}-`))) candidates.push(Number(name));
     const argv = read(`/proc/${name}/cmdline`).split("\0");
     if (argv.some((arg) => arg.endsWith("launcher/serve.js")) && argv.includes(String(kitPid))) launchers.push(Number(name));
+    // The native spawner (runner/native/) stands for the launchers on the native path.
+    if ((argv[0] ?? "").endsWith("/spawner") && argv[1] === String(kitPid)) launchers.push(Number(name));
   }
   return { candidates, launchers };
 }
@@ -61,9 +66,11 @@ async function until<T>(probe: () => T | undefined, ms: number): Promise<T | und
 }
 
 describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
-  it("a kit killed with SIGKILL in the middle of a call leaves no candidate and no launcher behind", async () => {
+  for (const spawner of ["node", "native"] as const) {
+  const skip = spawner === "native" && !NATIVE.ok ? ` (skipped: no native spawner here: ${NATIVE.ok ? "" : NATIVE.reason})` : "";
+  it.skipIf(skip !== "")(`a kit killed with SIGKILL in the middle of a call leaves no candidate and no ${spawner === "node" ? "launcher" : "native spawner"} behind${skip}`, async () => {
     const args = [
-      CLI, "run", "--protocol", "provider", "--out", temp(), "--budget", "60000", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
+      CLI, "run", "--protocol", "provider", "--spawner", spawner, "--out", temp(), "--budget", "60000", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
       join(ROOT, "dist/src/mocks/provider.js"), "--", "--fault", "slow-invoke",
     ];
     const kit = execa(process.execPath, args, { cwd: ROOT, reject: false, timeout: 60_000, env: { NO_COLOR: "1" } });
@@ -78,14 +85,14 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
       const long = seen.candidates.some((candidate) => now - (firstSeen.get(candidate) ?? now) > 1000);
       return long && seen.launchers.length > 0 ? seen : undefined;
     }, 30_000);
-    // A launcher per call in flight: the suite sends describe and validate_config at once (--jobs 2, the default).
+    // A launcher per call in flight: the suite sends describe and validate_config at once (--jobs 2, the default); one native spawner for all.
     expect(running?.launchers.length).toBeGreaterThanOrEqual(1);
-    expect(running?.launchers.length).toBeLessThanOrEqual(2);
+    expect(running?.launchers.length, JSON.stringify((running?.launchers ?? []).map((p) => [p, read(`/proc/${p}/stat`)]))).toBeLessThanOrEqual(spawner === "node" ? 2 : 1);
     const before = processesOf(pid);
     strays.push(...before.candidates, ...before.launchers);
     expect(before.candidates.length).toBeGreaterThan(0);
     // The launcher runs with glibc's mmap threshold fixed (malloc-env.ts); the candidate gets the kit's environment.
-    for (const launcher of before.launchers) expect(envOf(launcher, "MALLOC_MMAP_THRESHOLD_")).toBe("131072");
+    for (const launcher of before.launchers) expect(envOf(launcher, "MALLOC_MMAP_THRESHOLD_")).toBe(spawner === "node" ? "131072" : process.env.MALLOC_MMAP_THRESHOLD_);
     for (const candidate of before.candidates) {
       expect(envOf(candidate, "MALLOC_MMAP_THRESHOLD_")).toBe(process.env.MALLOC_MMAP_THRESHOLD_);
       expect(envOf(candidate, "AWP_CONFORMANCE_TUNED")).toBeUndefined();
@@ -98,12 +105,13 @@ describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
     }, 5000);
     expect(left).toEqual({ candidates: [], launchers: [] });
   }, 60_000);
+  }
 
   it("fuzz runs in a tuned second process: the candidates see the user's environment, and a SIGKILL of the first process leaves nothing behind", async () => {
     const out = temp();
     const record = join(out, "record.jsonl");
     const args = [
-      CLI, "fuzz", "--protocol", "provider", "--fuzz-runs", "4", "--budget", "60000", "--out", join(out, "report"), "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
+      CLI, "fuzz", "--protocol", "provider", "--spawner", "node", "--fuzz-runs", "4", "--budget", "60000", "--out", join(out, "report"), "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),
       join(ROOT, "dist/src/mocks/provider.js"), "--", "--record", record, "--fault", "slow-invoke:ms=60000,id=*",
     ];
     const outer = execa(process.execPath, args, { cwd: ROOT, reject: false, timeout: 60_000, env: { NO_COLOR: "1", MALLOC_MMAP_THRESHOLD_: "99999" } });

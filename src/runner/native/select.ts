@@ -75,6 +75,11 @@ export function nativeCall(): ((argv: readonly string[], request: Uint8Array, op
   };
 }
 
+/** Whether provider calls go to the native spawner (or fail for want of it): the Node launchers are then not to be started. */
+export function nativeChosen(): boolean {
+  return nativeCall() !== undefined;
+}
+
 /** The spawner's pid while it runs (a bench reads its CPU time). */
 export function spawnerPid(): number | undefined {
   return state !== undefined && typeof state === "object" && "spawner" in state ? state.spawner.pid : undefined;

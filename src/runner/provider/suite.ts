@@ -14,6 +14,7 @@ import { shardResults, type Shard } from "../../core/report/shard.js";
 import { recordProviderSession, type ProviderSuiteOptions, type RequestGroup } from "./driver.js";
 import { DEFAULT_PROVIDER_JOBS } from "./jobs.js";
 import { warmLaunchers } from "../launcher/client.js";
+import { nativeChosen } from "../native/select.js";
 import type { EvidenceLevel } from "../../core/report/pass-evidence.js";
 import { providerPassEvidence } from "./pass-evidence.js";
 
@@ -101,8 +102,9 @@ export interface ProviderSuiteRun {
 
 /** Runs the whole aw-provider/v1alpha1 suite against one candidate and judges it. */
 export async function runProviderSuite(options: RunProviderSuiteOptions): Promise<ProviderSuiteRun> {
-  // The suite's first batch goes --jobs at once: its launchers start while the kit prepares it.
-  warmLaunchers(options.jobs ?? DEFAULT_PROVIDER_JOBS);
+  // The suite's first batch goes --jobs at once: its launchers start while the kit prepares it
+  // (none where the native spawner makes the calls).
+  if (!nativeChosen()) warmLaunchers(options.jobs ?? DEFAULT_PROVIDER_JOBS);
   const selection = options.selection ?? { clause: [], skip: [] };
   const selected = makeSelector(selection);
   const startedAt = new Date();
