@@ -17,6 +17,8 @@
  *     the launch marker (AWP_CONFORMANCE_LAUNCH) or holding one of the launch's stdio sockets;
  *     SIGTERM, SIGKILL after the grace, up to 4 rounds; then stdout/stderr get 200 ms to close,
  *     and a second sweep if they are still open after 50 ms.
+ * Results wait in a queue while the kit's pipe is full: the spawner blocks on nothing. It runs at
+ * most 256 calls at once (MAX_CALLS; the client holds back any more).
  * Closing its stdin (the kit done or gone), SIGTERM or SIGHUP: SIGKILL to every group and every
  * known leftover, then exit. SIGINT is ignored (the kit decides).
  *
@@ -455,14 +457,42 @@ static void put32(unsigned char **p, uint32_t v) { unsigned char b[4] = {v, v >>
 static void put64(unsigned char **p, uint64_t v) { put32(p, (uint32_t)v); put32(p, (uint32_t)(v >> 32)); }
 static void putstr(unsigned char **p, const void *s, size_t n) { put32(p, (uint32_t)n); put(p, s, n); }
 
-static void write_all(const unsigned char *b, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(1, b, n);
+/*
+ * Results wait here until the kit's pipe takes them (stdout is non-blocking): a kit busy elsewhere
+ * never stops the spawner from enforcing the deadlines of the calls still running. At most one
+ * result per call, so the queue is bounded as the calls are.
+ */
+typedef struct outq { unsigned char *buf; size_t len, off; struct outq *next; } outq_t;
+static outq_t *out_head, *out_tail;
+
+static void kill_everything(void);
+
+static void flush_results(void) {
+  while (out_head) {
+    outq_t *q = out_head;
+    ssize_t w = write(1, q->buf + q->off, q->len - q->off);
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) exit(0); /* the kit is gone: the stdin EOF ends the rest */
-    b += w;
-    n -= (size_t)w;
+    if (w < 0 && errno == EAGAIN) return;
+    if (w < 0) { kill_everything(); exit(0); } /* the kit is gone */
+    q->off += (size_t)w;
+    if (q->off < q->len) continue;
+    out_head = q->next;
+    if (!out_head) out_tail = NULL;
+    free(q->buf);
+    free(q);
   }
+}
+
+static void queue_result(unsigned char *buf, size_t len) {
+  outq_t *q = xmalloc(sizeof *q);
+  q->buf = buf;
+  q->len = len;
+  q->off = 0;
+  q->next = NULL;
+  if (out_tail) out_tail->next = q;
+  else out_head = q;
+  out_tail = q;
+  flush_results();
 }
 
 static void merged(call_t *c, found_t **list, int *count, int *dropped) {
@@ -521,8 +551,7 @@ static void send_result(call_t *c) {
   put32(&h, 1);
   put32(&h, c->id);
   put64(&h, (uint64_t)(p - frame - 16));
-  write_all(frame, (size_t)(p - frame));
-  free(frame);
+  queue_result(frame, (size_t)(p - frame));
 }
 
 /* ---------- calls ---------- */
@@ -892,14 +921,15 @@ int main(int argc, char **argv) {
   fcntl(0, F_SETFD, FD_CLOEXEC);
   fcntl(1, F_SETFD, FD_CLOEXEC);
   fcntl(0, F_SETFL, O_NONBLOCK);
+  fcntl(1, F_SETFL, O_NONBLOCK);
 
   unsigned char head[16];
   size_t head_got = 0, body_got = 0, body_len = 0;
   unsigned char *body = NULL;
   uint32_t kind = 0, id = 0;
   int input_open = 1;
-  struct pollfd *fds = xmalloc(sizeof(struct pollfd) * (2 + 3 * MAX_CALLS));
-  call_t **owner = xmalloc(sizeof(call_t *) * (2 + 3 * MAX_CALLS));
+  struct pollfd *fds = xmalloc(sizeof(struct pollfd) * (3 + 3 * MAX_CALLS));
+  call_t **owner = xmalloc(sizeof(call_t *) * (3 + 3 * MAX_CALLS));
 
   for (;;) {
     if (stop_code) { kill_everything(); return stop_code; }
@@ -918,6 +948,8 @@ int main(int argc, char **argv) {
     fds[nfds] = (struct pollfd){sigpipe_fds[0], POLLIN, 0};
     owner[nfds++] = NULL;
     fds[nfds] = (struct pollfd){0, POLLIN, 0};
+    owner[nfds++] = NULL;
+    fds[nfds] = (struct pollfd){out_head ? 1 : -1, POLLOUT, 0};
     owner[nfds++] = NULL;
     for (int i = 0; i < MAX_CALLS; i++) {
       call_t *c = &calls[i];
@@ -941,7 +973,8 @@ int main(int argc, char **argv) {
       while (read(sigpipe_fds[0], b, sizeof b) > 0) {}
       reap();
     }
-    for (int k = 2; k < nfds; k++) {
+    if (fds[2].revents) flush_results();
+    for (int k = 3; k < nfds; k++) {
       call_t *c = owner[k];
       if (!fds[k].revents || !c->used) continue;
       if (fds[k].fd == c->in_fd) feed(c);

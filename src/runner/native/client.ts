@@ -28,6 +28,9 @@ interface Pending {
   requestBytes: number;
 }
 
+/** Calls the spawner runs at once (its MAX_CALLS). */
+export const MAX_IN_FLIGHT = 256;
+
 const STREAMS: readonly StdStream[] = ["stdin", "stdout", "stderr"];
 const ENDED: readonly Leftover["ended"][] = ["SIGTERM", "SIGKILL", "exited", "survived"];
 
@@ -76,6 +79,9 @@ function resultOf(frame: ResultFrame, pending: Pending): ProcessResult {
 export class NativeSpawner {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** Calls the spawner has; past MAX_IN_FLIGHT, calls wait here in order until one comes back. */
+  private inFlight = 0;
+  private readonly held: (() => void)[] = [];
   private failure: Error | undefined;
   /** The spawner's environment: the kit's, as a candidate gets it; a call's marker is added to it. */
   private readonly baseEnv: Record<string, string>;
@@ -140,7 +146,12 @@ export class NativeSpawner {
     });
     if (this.pending.size === 0) this.busy();
     const answer = new Promise<ProcessResult>((resolve, reject) => this.pending.set(id, { resolve, reject, file, resolved: resolved.path, env, cwd, requestBytes: request.byteLength }));
-    for (const part of frame) this.child.stdin.write(part);
+    const send = (): void => {
+      this.inFlight++;
+      for (const part of frame) this.child.stdin.write(part);
+    };
+    if (this.inFlight < MAX_IN_FLIGHT) send();
+    else this.held.push(send);
     return answer;
   }
 
@@ -154,6 +165,8 @@ export class NativeSpawner {
     const waiting = this.pending.get(id);
     if (kind !== CALL_KIND || waiting === undefined) return;
     this.pending.delete(id);
+    this.inFlight--;
+    this.held.shift()?.();
     if (this.pending.size === 0) this.idle();
     const frame = decodeResult(id, body);
     if (frame.spawnErrno === 0) {

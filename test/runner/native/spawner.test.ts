@@ -3,6 +3,7 @@
  * on one child, its bounded memory, its end when the kit lets it go (or disappears), the build
  * into the cache, and the choice between the paths (--spawner).
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { KitError } from "../../../src/core/errors.js";
 import { binaryPath, buildSpawner, findCompiler, spawnerSource } from "../../../src/runner/native/build.js";
-import { NativeSpawner } from "../../../src/runner/native/client.js";
+import { MAX_IN_FLIGHT, NativeSpawner } from "../../../src/runner/native/client.js";
 import { CALL_KIND, FrameReader, decodeResult, encodeCall } from "../../../src/runner/native/frames.js";
 import { chooseSpawner, closeSpawner, nativeCall } from "../../../src/runner/native/select.js";
 import { isDead } from "../dead.js";
@@ -106,6 +107,35 @@ describe.skipIf(NATIVE_SKIP !== undefined)(`the spawner process${NATIVE_SKIP !==
     expect(quick.map((r) => r.stdout.toString())).toEqual(Array.from({ length: 16 }, (_, n) => `${n}\n`));
     expect(quickMs).toBeLessThan(3500);
     expect(await slow).toMatchObject({ timedOut: true, killedByKit: true, signal: "SIGTERM" });
+  });
+
+  it("holds back calls past the 256 it runs at once, and answers every one", async () => {
+    const spawner = start();
+    const count = 256 + 40;
+    expect(MAX_IN_FLIGHT).toBe(256);
+    // Each stays long enough that, sent all at once, more than 256 would be running together.
+    const results = await Promise.all(Array.from({ length: count }, (_, n) => spawner.run({ argv: ["/bin/sh", "-c", `sleep 0.3; echo ${n}`], timeoutMs: 60_000, stdoutCap: 100, stderrCap: 100 })));
+    expect(results.map((r) => r.stdout.toString())).toEqual(Array.from({ length: count }, (_, n) => `${n}\n`));
+  });
+
+  it("keeps to a call's deadline while the kit does not read its results", async () => {
+    // The spawner by hand: a call whose 1 MiB answer fills the pipe back, then one that hangs past its 300 ms.
+    const child = spawn(binary, [String(process.pid)], { stdio: ["pipe", "pipe", "inherit"] });
+    const call = (id: number, argv: string[], timeoutMs: number): Buffer[] =>
+      encodeCall({ id, timeoutMs, killGraceMs: 100, stdoutCap: 2 * MiB, stderrCap: 100, killOnStdoutCap: true, replaceEnv: false, path: argv[0] as string, cwd: "/", marker: `${process.pid}-00000000deadbeef`, argv, env: [], stdin: new Uint8Array(0) });
+    for (const part of call(1, [NODE, "-e", `process.stdout.write("x".repeat(${MiB}))`], 10_000)) child.stdin.write(part);
+    for (const part of call(2, [NODE, path.join(FIXTURES, "hang.mjs")], 300)) child.stdin.write(part);
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const results = new Map<number, ReturnType<typeof decodeResult>>();
+    const reader = new FrameReader((_kind, id, body) => results.set(id, decodeResult(id, body)));
+    child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
+    child.stdout.resume();
+    for (const end = Date.now() + 10_000; results.size < 2 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.stdin.end();
+    expect(results.get(1)?.stdout.length).toBe(MiB);
+    expect(results.get(2)).toMatchObject({ timedOut: true, killedByKit: true });
+    expect(results.get(2)?.durationMs).toBeLessThan(1500);
   });
 
   it("keeps a 200 MiB line to its cap, ends the writer, and stays small itself", async () => {
