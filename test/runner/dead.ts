@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Dead = no such process, or a zombie waiting for init to reap it (it no longer runs). */
 export function isDead(pid: number): boolean {
@@ -13,4 +13,16 @@ export function isDead(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/** Every process still running with `tag` among the arguments of its command line (test fixtures' daemons carry one). */
+export function taggedProcesses(tag: string): number[] {
+  return readdirSync("/proc").flatMap((name) => {
+    if (!/^\d+$/.test(name)) return [];
+    try {
+      return readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0").includes(tag) && !isDead(Number(name)) ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
 }

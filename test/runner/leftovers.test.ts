@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,7 @@ import { beginLaunch, findLeftovers, forgetLaunch, knowLaunchers, markedEnv, swe
 import { carriesMarker, markerLinks } from "../../src/runner/proc-read.js";
 import { finalizeGroup, killAllGroups, spawnGroup } from "../../src/runner/process-group.js";
 import { runProcess, type ProcessResult } from "../../src/runner/process.js";
-import { isDead } from "./dead.js";
+import { isDead, taggedProcesses } from "./dead.js";
 import { legTitle, RUN_PATHS, type RunPath } from "./native/paths.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
@@ -31,17 +31,7 @@ function canUnshare(): boolean {
 }
 const CAN_UNSHARE = canUnshare();
 
-/** Every process still running with TAG in its command line (what the fixture's daemons carry). */
-function tagged(): number[] {
-  return readdirSync("/proc").flatMap((name) => {
-    if (!/^\d+$/.test(name)) return [];
-    try {
-      return readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0").includes(TAG) && !isDead(Number(name)) ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const tagged = (): number[] => taggedProcesses(TAG);
 
 // A failing test must not leave its daemons behind.
 afterEach(() => {

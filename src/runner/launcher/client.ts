@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import type { CallOptions, CallResult } from "../provider/call.js";
 import { onInterrupt } from "../../core/interrupt.js";
 import { withMallocThreshold } from "../malloc-env.js";
+import { holdOpen, rejectAll } from "../helper-process.js";
 import { asBuffer, type LaunchReply, type LaunchRequest } from "./messages.js";
 import { removeSpool, spoolRequest } from "./spool.js";
 
@@ -101,18 +102,15 @@ export class Launcher {
 
   private fail(error: Error): void {
     this.failure ??= error;
-    for (const waiting of this.pending.values()) waiting.reject(this.failure);
-    this.pending.clear();
+    rejectAll(this.pending, this.failure);
   }
 
   private busy(): void {
-    this.child.ref();
-    this.child.channel?.ref();
+    holdOpen([this.child, this.child.channel], true);
   }
 
   private idle(): void {
-    this.child.unref();
-    this.child.channel?.unref();
+    holdOpen([this.child, this.child.channel], false);
   }
 }
 

@@ -14,6 +14,7 @@ import { markedEnv, newMarker } from "../launch-start.js";
 import { DEFAULT_KILL_GRACE_MS, STDIN_PREMATURE_CLOSE, copyProcessEnv, validateOptions, type ProcessResult, type RunProcessOptions } from "../process.js";
 import { validateSpawnOptions } from "../process-group.js";
 import { commandText } from "../proc-read.js";
+import { holdOpen, rejectAll, type Refable } from "../helper-process.js";
 import { forgetResolutions, resolveExecutable, type SpawnFailure } from "../resolve-exec.js";
 import { STDERR_CAP, STDOUT_CAP, type CallOptions, type CallResult } from "../provider/call.js";
 import { CALL_KIND, FrameReader, decodeResult, encodeCall, errnoName, signalName, type RawLeftover, type ResultFrame } from "./frames.js";
@@ -183,18 +184,15 @@ export class NativeSpawner {
 
   private fail(error: Error): void {
     this.failure ??= error;
-    for (const waiting of this.pending.values()) waiting.reject(this.failure);
-    this.pending.clear();
+    rejectAll(this.pending, this.failure);
   }
 
   private busy(): void {
-    this.child.ref();
-    for (const stream of [this.child.stdout, this.child.stdin]) (stream as { ref?: () => void }).ref?.();
+    holdOpen([this.child, this.child.stdout as Refable, this.child.stdin as Refable], true);
   }
 
   private idle(): void {
-    this.child.unref();
-    for (const stream of [this.child.stdout, this.child.stdin]) (stream as { unref?: () => void }).unref?.();
+    holdOpen([this.child, this.child.stdout as Refable, this.child.stdin as Refable], false);
   }
 }
 

@@ -4,7 +4,7 @@
  * into the cache, and the choice between the paths (--spawner).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,7 @@ import { binaryPath, buildSpawner, findCompiler, spawnerSource } from "../../../
 import { MAX_IN_FLIGHT, NativeSpawner } from "../../../src/runner/native/client.js";
 import { CALL_KIND, FrameReader, decodeResult, encodeCall } from "../../../src/runner/native/frames.js";
 import { chooseSpawner, closeSpawner, nativeCall } from "../../../src/runner/native/select.js";
-import { isDead } from "../dead.js";
+import { isDead, taggedProcesses } from "../dead.js";
 import { NATIVE_SKIP } from "./paths.js";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/processes/", import.meta.url));
@@ -22,17 +22,7 @@ const NODE = process.execPath;
 const MiB = 1024 * 1024;
 const TAG = "awp-test-leftover";
 
-/** Every process still running with the fixture daemons' TAG in its command line. */
-function tagged(): number[] {
-  return readdirSync("/proc").flatMap((name) => {
-    if (!/^\d+$/.test(name)) return [];
-    try {
-      return readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0").includes(TAG) && !isDead(Number(name)) ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const tagged = (): number[] => taggedProcesses(TAG);
 
 const scratch = mkdtempSync(path.join(tmpdir(), "native-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
