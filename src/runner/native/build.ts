@@ -1,5 +1,5 @@
 /**
- * The native spawner's binary (native/spawner.c): compiled when first needed with the machine's
+ * The native spawner's binary (native/*.c): compiled when first needed with the machine's
  * C compiler (`cc` from PATH), no install script, into a cache outside the project:
  * $XDG_CACHE_HOME (or ~/.cache)/awp-conformance/<kit version>-<platform>-<arch>-<hash of the
  * source>/spawner. Written under a temporary name and renamed, so a kit running beside this one
@@ -10,7 +10,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { kitVersion, packageRoot } from "../../core/paths.js";
@@ -23,8 +23,17 @@ const BUILD_TIMEOUT_MS = 60_000;
 const COMPILER = "cc";
 const CFLAGS = ["-std=c99", "-O2"];
 
-/** The spawner's C source, shipped with the kit. */
-export const spawnerSource = (): string => join(packageRoot(), "native", "spawner.c");
+/** The spawner's C sources and header, shipped with the kit (native/). */
+export function spawnerSources(): string[] {
+  const dir = join(packageRoot(), "native");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".c") || name.endsWith(".h"))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/** The sources' bytes, in order (the cache is named by their hash). */
+export const sourceBytes = (files: readonly string[] = spawnerSources()): Buffer => Buffer.concat(files.flatMap((file) => [Buffer.from(`${file.slice(file.lastIndexOf("/") + 1)}\0`), readFileSync(file)]));
 
 /** The cache directory binaries go to (XDG_CACHE_HOME, else ~/.cache). */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -81,9 +90,11 @@ export function findCompiler(env: NodeJS.ProcessEnv = process.env): string | und
 /** The spawner binary, built now if it is not in the cache; never throws. */
 export function buildSpawner(env: NodeJS.ProcessEnv = process.env): Built {
   if (process.platform !== "linux") return { ok: false, reason: `the native spawner runs on Linux only (this is ${process.platform})` };
+  let files: string[];
   let source: Buffer;
   try {
-    source = readFileSync(spawnerSource());
+    files = spawnerSources();
+    source = sourceBytes(files);
   } catch (error) {
     return { ok: false, reason: `its source is missing (${(error as Error).message})` };
   }
@@ -109,7 +120,7 @@ export function buildSpawner(env: NodeJS.ProcessEnv = process.env): Built {
   };
   if (cc === undefined) return unavailable("no C compiler (cc) on PATH to build it");
   const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}`;
-  const built = spawnSync(cc, [...CFLAGS, "-o", temporary, spawnerSource()], { env, timeout: BUILD_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 });
+  const built = spawnSync(cc, [...CFLAGS, "-o", temporary, ...files.filter((file) => file.endsWith(".c"))], { env, timeout: BUILD_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 });
   if (built.status !== 0 || !executable(temporary)) {
     rmSync(temporary, { force: true });
     const said = built.error?.message ?? built.stderr?.toString("utf8").trim().split("\n").slice(0, 3).join(" / ") ?? "";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { KitError } from "../../../src/core/errors.js";
-import { binaryPath, buildSpawner, findCompiler, spawnerSource } from "../../../src/runner/native/build.js";
+import { binaryPath, buildSpawner, findCompiler, sourceBytes } from "../../../src/runner/native/build.js";
 import { MAX_IN_FLIGHT, NativeSpawner } from "../../../src/runner/native/client.js";
 import { CALL_KIND, FrameReader, decodeResult, encodeCall } from "../../../src/runner/native/frames.js";
 import { chooseSpawner, closeSpawner, nativeCall } from "../../../src/runner/native/select.js";
@@ -161,7 +161,7 @@ describe.skipIf(NATIVE_SKIP !== undefined)(`the spawner process${NATIVE_SKIP !==
   });
 
   it("is built once into a cache named by kit version, platform and source hash", () => {
-    const target = binaryPath(readFileSync(spawnerSource()));
+    const target = binaryPath(sourceBytes());
     expect(binary).toBe(target);
     expect(path.basename(path.dirname(target))).toMatch(new RegExp(`-${process.platform}-${process.arch}-[0-9a-f]{16}$`));
     const before = statSync(target).mtimeMs;
@@ -182,7 +182,7 @@ describe("building without a compiler, and choosing the path", () => {
     const env = { ...process.env, PATH: scratch, XDG_CACHE_HOME: cache };
     expect(buildSpawner(env)).toEqual({ ok: false, reason: "no C compiler (cc) on PATH to build it" });
     expect(buildSpawner(env)).toEqual({ ok: false, reason: "no C compiler (cc) on PATH to build it", noted: true });
-    const target = binaryPath(readFileSync(spawnerSource()), env);
+    const target = binaryPath(sourceBytes(), env);
     expect(existsSync(target)).toBe(false);
     // A compiler that appears is tried.
     if (NATIVE_SKIP === undefined && findCompiler() !== undefined) expect(buildSpawner({ ...env, PATH: process.env.PATH ?? "" })).toEqual({ ok: true, path: target });
