@@ -89,7 +89,8 @@ export function findCompiler(env: NodeJS.ProcessEnv = process.env): string | und
 
 /** The spawner binary, built now if it is not in the cache; never throws. */
 export function buildSpawner(env: NodeJS.ProcessEnv = process.env): Built {
-  if (process.platform !== "linux") return { ok: false, reason: `the native spawner runs on Linux only (this is ${process.platform})` };
+  // Nothing to say where it is not meant to run: auto takes the Node launchers without a word.
+  if (process.platform !== "linux") return { ok: false, reason: `the native spawner runs on Linux only (this is ${process.platform})`, noted: true };
   let files: string[];
   let source: Buffer;
   try {

@@ -218,6 +218,20 @@ describe("building without a compiler, and choosing the path", () => {
     expect((error as KitError).message).toMatch(/--spawner native: .*no C compiler/);
   });
 
+  it("off Linux, auto takes the Node launchers without a word, and native says why not", () => {
+    const platform = Object.getOwnPropertyDescriptor(process, "platform") as PropertyDescriptor;
+    Object.defineProperty(process, "platform", { value: "darwin" });
+    try {
+      expect(buildSpawner()).toEqual({ ok: false, reason: "the native spawner runs on Linux only (this is darwin)", noted: true });
+      const said = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      chooseSpawner("auto");
+      expect(nativeCall()).toBeUndefined();
+      expect(said).not.toHaveBeenCalled();
+    } finally {
+      Object.defineProperty(process, "platform", platform);
+    }
+  });
+
   it("node never builds", () => {
     const builder = vi.fn(() => ({ ok: false as const, reason: "x" }));
     chooseSpawner("node", builder);
