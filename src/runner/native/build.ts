@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { kitVersion, packageRoot } from "../../core/paths.js";
 
 /** noted: this very reason was found before on this machine (and said then): the kit need not say it again. */
@@ -77,6 +77,24 @@ function readNote(file: string): { reason: string; compiler: string } | undefine
   }
 }
 
+/**
+ * Once a build is in place, the builds of this kit version from other sources go (a kit updated
+ * in place, or a checkout being worked on, would otherwise leave one per source); other
+ * versions' stay, for the kits still installed beside this one.
+ */
+function pruneOtherBuilds(target: string): void {
+  const dir = dirname(target);
+  const mine = basename(dir);
+  const prefix = mine.slice(0, mine.lastIndexOf("-") + 1);
+  try {
+    for (const name of readdirSync(dirname(dir))) {
+      if (name !== mine && name.startsWith(prefix) && /^[0-9a-f]{16}$/.test(name.slice(prefix.length))) rmSync(join(dirname(dir), name), { recursive: true, force: true });
+    }
+  } catch {
+    // Left as it is: only space.
+  }
+}
+
 /** `cc` as PATH finds it, or undefined. */
 export function findCompiler(env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -133,5 +151,6 @@ export function buildSpawner(env: NodeJS.ProcessEnv = process.env): Built {
     rmSync(temporary, { force: true });
     return { ok: false, reason: `cannot put it in its cache: ${(error as Error).message}` };
   }
+  pruneOtherBuilds(target);
   return { ok: true, path: target };
 }

@@ -4,7 +4,7 @@
  * into the cache, and the choice between the paths (--spawner).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -186,6 +186,20 @@ describe("building without a compiler, and choosing the path", () => {
     expect(existsSync(target)).toBe(false);
     // A compiler that appears is tried.
     if (NATIVE_SKIP === undefined && findCompiler() !== undefined) expect(buildSpawner({ ...env, PATH: process.env.PATH ?? "" })).toEqual({ ok: true, path: target });
+  });
+
+  it.skipIf(NATIVE_SKIP !== undefined || findCompiler() === undefined)("keeps one build per kit version: a new one removes those of other sources, not other versions'", () => {
+    const cache = mkdtempSync(path.join(scratch, "cache-"));
+    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    const target = binaryPath(sourceBytes(), env);
+    const root = path.dirname(path.dirname(target));
+    const mine = path.basename(path.dirname(target));
+    const stale = path.join(root, mine.replace(/[0-9a-f]{16}$/, "0123456789abcdef"));
+    const otherVersion = path.join(root, `0.0.0-${mine.split("-").slice(1).join("-")}`);
+    for (const dir of [stale, otherVersion]) mkdirSync(dir, { recursive: true });
+    expect(buildSpawner(env)).toEqual({ ok: true, path: target });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(otherVersion)).toBe(true);
   });
 
   it("says a failed build once, and tries again when the compiler changes", () => {
