@@ -33,6 +33,7 @@ import type { ProviderExchange } from "../src/core/provider/types.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
+import { benchCFloor } from "./c-floor.js";
 import type { SuiteRates } from "./suite-process.js";
 
 const SEED = 1;
@@ -188,6 +189,23 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   ];
 }
 
+/** The whole-process fuzz measured against the C floor (issue 30): as many cases as its figures. */
+const C_FLOOR_RUNS = 1500;
+
+/** The kit's whole `fuzz` process against the compiled provider beside the C floor and the Node loop on the same bytes (`npm run bench -- c-floor`). */
+export async function benchCFloorOnly(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
+  useLauncher();
+  try {
+    const tiny = join(dir, "tiny-provider");
+    execFileSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")]);
+    return await benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS);
+  } finally {
+    closeLauncher();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Fuzzer and suite throughput against a small compiled provider and the Node reference, beside the plain spawn floor. */
 export async function benchProviderFuzz(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
@@ -202,6 +220,7 @@ export async function benchProviderFuzz(): Promise<BenchResult[]> {
       ...(await measure("Node reference provider", [reference], 40, dir, false)),
       { name: `peak RSS of the kit, fuzz --fuzz-runs 2000 (exit ${rss.exitCode})`, value: rss.kit, unit: "MB", target: "< 150" },
       { name: "peak RSS of its launcher process, same run", value: rss.child, unit: "MB", target: "< 150" },
+      ...(await benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS)),
     ];
   } finally {
     closeLauncher();
