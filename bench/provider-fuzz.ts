@@ -20,7 +20,7 @@
  * against the compiled provider beside the C floor (posix_spawn) and the Node loop on the very
  * bytes a campaign of the same seed sends, with the kit's ratio to the floor.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -198,27 +198,32 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
 /** The whole-process fuzz measured against the C floor (issue 30): as many cases as its figures. */
 const C_FLOOR_RUNS = 1500;
 
-/** The kit's whole `fuzz` process against the compiled provider beside the C floor and the Node loop on the same bytes (`npm run bench -- c-floor`). */
-export async function benchCFloorOnly(): Promise<BenchResult[]> {
+/** `bench(tiny, dir)` with the compiled tiny provider built in a scratch folder `dir`, and the launchers on; nothing (and a line saying why) without cc. */
+async function withTinyProvider(bench: (tiny: string, dir: string) => Promise<BenchResult[]>): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
   useLauncher();
   try {
     const tiny = join(dir, "tiny-provider");
-    execFileSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")]);
-    return await benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS);
+    const built = spawnSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")], { encoding: "utf8" });
+    if (built.error !== undefined || built.status !== 0) {
+      process.stderr.write(`provider-fuzz: skipped: the compiled provider and the C floor need a C compiler (cc): ${built.error?.message ?? built.stderr.split("\n")[0]}\n`);
+      return [];
+    }
+    return await bench(tiny, dir);
   } finally {
     closeLauncher();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** The kit's whole `fuzz` process against the compiled provider beside the C floor and the Node loop on the same bytes (`npm run bench -- c-floor`). */
+export function benchCFloorOnly(): Promise<BenchResult[]> {
+  return withTinyProvider((tiny, dir) => benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS));
+}
+
 /** Fuzzer and suite throughput against a small compiled provider and the Node reference, beside the plain spawn floor. */
-export async function benchProviderFuzz(): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
-  useLauncher();
-  try {
-    const tiny = join(dir, "tiny-provider");
-    execFileSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")]);
+export function benchProviderFuzz(): Promise<BenchResult[]> {
+  return withTinyProvider(async (tiny, dir) => {
     const reference = join(packageRoot(), "examples/reference-provider/provider.mjs");
     const rss = await peakRssOf(["fuzz", "--protocol", "provider", "--fuzz-runs", "2000", "--seed", String(SEED), "--config-json", CONFIG.document, "--reporter", "json", "--out", join(dir, "rss-report"), "--quiet", tiny]);
     return [
@@ -228,8 +233,5 @@ export async function benchProviderFuzz(): Promise<BenchResult[]> {
       { name: "peak RSS of its launcher process, same run", value: rss.child, unit: "MB", target: "< 150" },
       ...(await benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS)),
     ];
-  } finally {
-    closeLauncher();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
