@@ -16,6 +16,7 @@ import { fuzzProvider } from "../src/fuzz/provider-run.js";
 import { callProvider, type ProviderCall } from "../src/runner/provider/call.js";
 import type { JsonObject } from "../src/core/provider/types.js";
 import type { BenchResult } from "./json-reader.js";
+import { benchKitWork } from "./kit-work.js";
 import { peakRssOf } from "./peak-rss.js";
 
 const FLOOR_LOOP = resolve(packageRoot(), "dist/bench/floor-loop.js");
@@ -107,5 +108,6 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     { name: `(F)/(K): the kit's speed as a fraction of the C floor's, ${name}`, value: c / kit, unit: "ratio", target: ">= 0.50" },
     { name: `(Fn)/(K): the kit's speed against the plain Node loop's, ${name}`, value: node / kit, unit: "ratio" },
     { name: `peak RSS of the kit in (K), ${name}`, value: median(walls.rss), unit: "MB", target: "< 150" },
+    ...(await benchKitWork(name, argv, config, runs, seed, requests)),
   ];
 }

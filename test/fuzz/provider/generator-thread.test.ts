@@ -10,23 +10,10 @@ import { packCase, unpackCase } from "../../../src/fuzz/provider/packed.js";
 import type * as Run from "../../../src/fuzz/provider-run.js";
 import type * as Thread from "../../../src/fuzz/provider/generator-thread.js";
 import type * as Cases from "../../../src/fuzz/cases.js";
-import type { ProviderCall } from "../../../src/runner/provider/call.js";
+import { answering } from "../../../bench/kit-work.js";
 import type { JsonObject } from "../../../src/core/provider/types.js";
 import type { ProviderCase } from "../../../src/fuzz/types.js";
 import { ctx } from "./fixtures.js";
-
-/** A provider that answers every request at once, as bench/fixtures/tiny-provider.c does: ok, its digest echoed (no process, no timings). */
-const answering: ProviderCall = (_argv, request) => {
-  const text = Buffer.from(request).toString("latin1");
-  const id = /"request_id":"([^"]*)"/.exec(text)?.[1] ?? "";
-  const digest = /"input_digest":"([^"]*)"/.exec(text)?.[1] ?? "";
-  const stdout = new TextEncoder().encode(`{"api_version":"aw-provider/v1alpha1","request_id":"${id}","status":"ok","input_digest":"${digest}","effects":[]}\n`);
-  return Promise.resolve({
-    outcome: { exitCode: 0, signal: null, timedOut: false, stdoutCapped: false, stderrCapped: false, durationMs: 1, stdoutBytes: stdout.length, stderrBytes: 0, killedByKit: false },
-    stdout,
-    stderr: new Uint8Array(),
-  });
-};
 
 /** Big integers (lossless numbers) written with their type. */
 const typed = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? `${value}n` : value);
