@@ -16,9 +16,10 @@ interface Times {
   children: number;
 }
 
-function processTimes(pid: number | "self"): Times {
+function processTimes(pid: number | "self" | "main"): Times {
   // Fields after the command's closing parenthesis: utime is the 12th, then stime, cutime, cstime.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // "main": this process's main thread alone (its task of the process's own id), without its worker threads.
+  const fields = readFileSync(pid === "main" ? `/proc/self/task/${process.pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   const ticks = (i: number): number => Number(fields[i] ?? 0);
   return { self: (ticks(11) + ticks(12)) * TICK_MS, children: (ticks(13) + ticks(14)) * TICK_MS };
 }
@@ -31,6 +32,7 @@ function machineTimes(): { idle: number; total: number } {
 export interface CpuSnapshot {
   kit: NodeJS.CpuUsage;
   own: Times;
+  main: Times;
   launchers: Times[];
   machine: { idle: number; total: number };
 }
@@ -38,7 +40,7 @@ export interface CpuSnapshot {
 /** What is used so far; undefined where /proc is missing. */
 export function cpuSnapshot(launcherPids: readonly number[]): CpuSnapshot | undefined {
   if (!existsSync("/proc/self/stat")) return undefined;
-  return { kit: process.cpuUsage(), own: processTimes("self"), launchers: launcherPids.map((pid) => processTimes(pid)), machine: machineTimes() };
+  return { kit: process.cpuUsage(), own: processTimes("self"), main: processTimes("main"), launchers: launcherPids.map((pid) => processTimes(pid)), machine: machineTimes() };
 }
 
 /** A measured run: its rate, and where its CPU went per call (undefined without /proc). */
@@ -48,8 +50,10 @@ export interface Measured {
 }
 
 export interface CpuShare {
-  /** ms of CPU per call in the kit's process (for the floor: the floor's own process). */
+  /** ms of CPU per call in the kit's process, all its threads (for the floor: the floor's own process). */
   kit: number;
+  /** ms of CPU per call in the kit's main thread (its event loop; for the floor: the same as kit). */
+  main: number;
   launchers: number;
   candidates: number;
   /** Cores busy on the whole machine during the run. */
@@ -67,9 +71,10 @@ export function cpuShare(before: CpuSnapshot, after: CpuSnapshot, calls: number,
   const idle = after.machine.idle - before.machine.idle;
   const total = after.machine.total - before.machine.total;
   const cores = total > 0 ? (1 - idle / total) * availableParallelism() : 0;
-  if (floor !== undefined) return { kit: floor.cpuMs / calls, launchers: 0, candidates: Math.max(0, reaped - floor.selfMs) / calls, cores };
+  if (floor !== undefined) return { kit: floor.cpuMs / calls, main: floor.cpuMs / calls, launchers: 0, candidates: Math.max(0, reaped - floor.selfMs) / calls, cores };
   const kit = (after.kit.user + after.kit.system - before.kit.user - before.kit.system) / 1000;
   const launched = sum(after.launchers, "self") - sum(before.launchers, "self");
   const candidates = sum(after.launchers, "children") - sum(before.launchers, "children");
-  return { kit: kit / calls, launchers: launched / calls, candidates: candidates / calls, cores };
+  const main = after.main.self - before.main.self;
+  return { kit: kit / calls, main: main / calls, launchers: launched / calls, candidates: candidates / calls, cores };
 }

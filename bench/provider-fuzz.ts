@@ -11,13 +11,16 @@
  * suite's own requests at the same concurrency; (c1) the suite with --jobs 1 beside (a1) those
  * requests one at a time, and (c0) the suite's requests sent one at a time through the kit's
  * launcher with nothing done between calls (what a serial run through a launcher allows when
- * the kit's own work costs nothing). Rounds alternate floor and kit;
+ * the kit's own work costs nothing), (bt) for the compiled provider, the fuzz with its cases
+ * generated ahead in a thread of their own (src/fuzz/provider/generator-thread.ts). Rounds alternate floor and kit;
  * the medians and their ratio are printed. For the compiled provider, where the
  * floor keeps the machine busy, the rows after the ratios say where the CPU went in (a), (b)
  * and (b0), per call (cpu-share.ts): the kit's (or the floor's) own process, the launchers, the
- * candidates, and the cores busy.
+ * candidates, and the cores busy. Last (c-floor.ts, issue 30), the kit's whole `fuzz` process
+ * against the compiled provider beside the C floor (posix_spawn) and the Node loop on the very
+ * bytes a campaign of the same seed sends, with the kit's ratio to the floor.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -33,6 +36,7 @@ import type { ProviderExchange } from "../src/core/provider/types.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
+import { benchCFloor } from "./c-floor.js";
 import type { SuiteRates } from "./suite-process.js";
 
 const SEED = 1;
@@ -98,9 +102,9 @@ function suiteParts(dir: string, exchanges: readonly { purpose: string; request:
  * process: the cases generated as they are taken, or with `made` made beforehand (the kit's rate
  * without generating). Its first run (cold) and its second (warm).
  */
-function fuzzRates(argv: string[], runs: number, made: boolean): { cold: Measured; warm: Measured } {
+function fuzzRates(argv: string[], runs: number, made: boolean, generator: "main" | "thread" = "main"): { cold: Measured; warm: Measured } {
   const { execArgv, env } = tunedStart();
-  const job = JSON.stringify({ argv, runs, seed: SEED, made, config: CONFIG });
+  const job = JSON.stringify({ argv, runs, seed: SEED, made, generator, config: CONFIG });
   const out = execFileSync(process.execPath, [...execArgv, FUZZ_PROCESS, job], { encoding: "utf8", env, maxBuffer: 1 << 20 });
   const [cold, warm] = JSON.parse(out) as Measured[];
   if (cold === undefined || warm === undefined) throw new Error(`fuzz-process.js printed ${out}`);
@@ -114,6 +118,7 @@ function shareRows(label: string, shares: (CpuShare | undefined)[], launched: bo
   const of = (key: keyof CpuShare): number => median(known.map((s) => s[key]));
   return [
     { name: `${label}: CPU per call in ${launched ? "the kit's own process" : "the floor's own process"}`, value: of("kit"), unit: "ms" },
+    ...(launched ? [{ name: `${label}: CPU per call in the kit's main thread (its event loop)`, value: of("main"), unit: "ms" }] : []),
     ...(launched ? [{ name: `${label}: CPU per call in the launcher processes`, value: of("launchers"), unit: "ms" }] : []),
     { name: `${label}: CPU per call in the candidates`, value: of("candidates"), unit: "ms" },
     { name: `${label}: cores busy on the machine (of ${availableParallelism()})`, value: of("cores"), unit: "cores" },
@@ -143,7 +148,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const suiteRequests = suiteExchanges.map((e) => e.request);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), suiteRequests);
   const parts = suiteParts(join(dir, `${name}-suite-parts`), suiteExchanges);
-  const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[] };
+  const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[], thread: [] as Measured[] };
   const rates = { floor1: [] as number[], floorSuite: [] as number[], suite: [] as number[], suiteCold: [] as number[], suite1: [] as number[], serial: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     measured.floor.push(floorRate(argv, fuzzDir, 2));
@@ -151,6 +156,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     measured.fuzz.push(fuzz.warm);
     measured.cold.push(fuzz.cold);
     measured.made.push(fuzzRates(argv, runs, true).warm);
+    if (withShares) measured.thread.push(fuzzRates(argv, runs, false, "thread").warm);
     rates.floorSuite.push(suiteFloorRate(argv, parts));
     const suite = suiteRates(argv, DEFAULT_PROVIDER_JOBS, false);
     rates.suite.push(suite.warm);
@@ -164,7 +170,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
   const [a, b, bCold, b0, aSuite, c, cCold, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.suiteCold), median(rates.floor1), median(rates.suite1), median(rates.serial)];
   const shares = withShares
-    ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
+    ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true), ...shareRows(`(bt) fuzz, its cases generated ahead in a thread, ${name}`, measured.thread.map((m) => m.share), true)]
     : [];
   return [
     { name: `(a) floor: Node spawn loop, jobs 2, ${fuzzInputs.length} fuzz requests, ${name}`, value: a, unit: "calls/s" },
@@ -174,6 +180,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     { name: `(b cold)/(a), ${name}`, value: bCold / a, unit: "ratio" },
     { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
     { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
+    ...(withShares ? [{ name: `(bt) the same fuzz, its cases generated ahead in a thread of their own (its second run), ${name}`, value: rate(measured.thread), unit: "calls/s" }, { name: `(bt)/(a), ${name}`, value: rate(measured.thread) / a, unit: "ratio" }] : []),
     { name: `(as) floor: Node spawn loop, the suite's ${suiteRequests.length} requests at its concurrency (${parts.filter((part) => part.jobs > 1).length} parts ${DEFAULT_PROVIDER_JOBS} at a time, the rest one at a time), ${name}`, value: aSuite, unit: "calls/s" },
     { name: `(c) run (provider suite, --jobs ${DEFAULT_PROVIDER_JOBS}, the default), in a process of its own (its second run), ${name}`, value: c, unit: "calls/s" },
     { name: `(c)/(as), ${name}`, value: c / aSuite, unit: "ratio", target: ">= 0.90" },
@@ -188,13 +195,35 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   ];
 }
 
-/** Fuzzer and suite throughput against a small compiled provider and the Node reference, beside the plain spawn floor. */
-export async function benchProviderFuzz(): Promise<BenchResult[]> {
+/** The whole-process fuzz measured against the C floor (issue 30): as many cases as its figures. */
+const C_FLOOR_RUNS = 1500;
+
+/** `bench(tiny, dir)` with the compiled tiny provider built in a scratch folder `dir`, and the launchers on; nothing (and a line saying why) without cc. */
+async function withTinyProvider(bench: (tiny: string, dir: string) => Promise<BenchResult[]>): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
   useLauncher();
   try {
     const tiny = join(dir, "tiny-provider");
-    execFileSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")]);
+    const built = spawnSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")], { encoding: "utf8" });
+    if (built.error !== undefined || built.status !== 0) {
+      process.stderr.write(`provider-fuzz: skipped: the compiled provider and the C floor need a C compiler (cc): ${built.error?.message ?? built.stderr.split("\n")[0]}\n`);
+      return [];
+    }
+    return await bench(tiny, dir);
+  } finally {
+    closeLauncher();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The kit's whole `fuzz` process against the compiled provider beside the C floor and the Node loop on the same bytes (`npm run bench -- c-floor`). */
+export function benchCFloorOnly(): Promise<BenchResult[]> {
+  return withTinyProvider((tiny, dir) => benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS));
+}
+
+/** Fuzzer and suite throughput against a small compiled provider and the Node reference, beside the plain spawn floor. */
+export function benchProviderFuzz(): Promise<BenchResult[]> {
+  return withTinyProvider(async (tiny, dir) => {
     const reference = join(packageRoot(), "examples/reference-provider/provider.mjs");
     const rss = await peakRssOf(["fuzz", "--protocol", "provider", "--fuzz-runs", "2000", "--seed", String(SEED), "--config-json", CONFIG.document, "--reporter", "json", "--out", join(dir, "rss-report"), "--quiet", tiny]);
     return [
@@ -202,9 +231,7 @@ export async function benchProviderFuzz(): Promise<BenchResult[]> {
       ...(await measure("Node reference provider", [reference], 40, dir, false)),
       { name: `peak RSS of the kit, fuzz --fuzz-runs 2000 (exit ${rss.exitCode})`, value: rss.kit, unit: "MB", target: "< 150" },
       { name: "peak RSS of its launcher process, same run", value: rss.child, unit: "MB", target: "< 150" },
+      ...(await benchCFloor("compiled tiny provider", [tiny], CONFIG, C_FLOOR_RUNS, SEED, dir, ROUNDS)),
     ];
-  } finally {
-    closeLauncher();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

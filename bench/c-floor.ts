@@ -1,0 +1,113 @@
+/**
+ * The C floor of the provider-fuzz bench (issue 30): what the machine can do for the calls of a
+ * fuzz campaign with no runtime in between. The exact request bytes the kit sends in a campaign
+ * of a fixed seed are recorded once (every call, in the order it was made); a small C program
+ * (fixtures/spawn-floor.c, built here with cc) replays them with posix_spawn + write + drain +
+ * wait, `jobs` at a time; the plain Node loop (floor-loop.js) replays the same files; and the
+ * kit's whole `fuzz` process (start-up and report included, as a user runs it) is timed beside
+ * them, with its peak RSS.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { packageRoot } from "../src/core/paths.js";
+import { prepareProviderFuzz } from "../src/fuzz/prepare.js";
+import { fuzzProvider } from "../src/fuzz/provider-run.js";
+import { callProvider, type ProviderCall } from "../src/runner/provider/call.js";
+import type { JsonObject } from "../src/core/provider/types.js";
+import type { BenchResult } from "./json-reader.js";
+import { benchKitWork } from "./kit-work.js";
+import { peakRssOf } from "./peak-rss.js";
+
+const FLOOR_LOOP = resolve(packageRoot(), "dist/bench/floor-loop.js");
+
+/** The C floor built into `dir`, or why it cannot be (one line). */
+export function buildSpawnFloor(dir: string): { path: string } | { skip: string } {
+  const path = join(dir, "spawn-floor");
+  const built = spawnSync("cc", ["-O2", "-pthread", "-o", path, resolve(packageRoot(), "bench/fixtures/spawn-floor.c")], { encoding: "utf8" });
+  if (built.error !== undefined) return { skip: `C floor skipped: no C compiler (cc) on PATH (${built.error.message})` };
+  if (built.status !== 0) return { skip: `C floor skipped: cc failed to build bench/fixtures/spawn-floor.c: ${built.stderr.split("\n")[0] ?? ""}` };
+  return { path };
+}
+
+/**
+ * Runs a campaign of `runs` cases from `seed`, --jobs 2, shrinking its failures as `fuzz` does, and writes every request
+ * it sent into `dir` as it was sent (000000.bin, ...). Returns the number of calls.
+ */
+export async function recordCampaign(argv: string[], config: { value: JsonObject; document: string }, runs: number, seed: number, dir: string): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  const ctx = await prepareProviderFuzz(argv, config, 5000, 6000);
+  if ("reason" in ctx) throw new Error(ctx.reason);
+  let n = 0;
+  const call: ProviderCall = (target, request, options) => {
+    writeFileSync(join(dir, `${String(n++).padStart(6, "0")}.bin`), request);
+    return callProvider(target, request, options);
+  };
+  const result = await fuzzProvider(ctx, { argv, config: ctx.config, timeoutMs: 6000 }, { runs, seed, jobs: 2 }, { call });
+  if (result.calls !== n) throw new Error(`recorded ${n} calls of ${result.calls}`);
+  return n;
+}
+
+export interface FloorRun {
+  calls: number;
+  seconds: number;
+}
+
+/** The C floor over the requests of `dir`, `jobs` at a time. */
+export function cFloorRun(floor: string, argv: readonly string[], dir: string, jobs: number): FloorRun {
+  const out = execFileSync(floor, [String(jobs), dir, ...argv], { encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(out) as FloorRun;
+}
+
+/** The plain Node spawn loop over the requests of `dir`, `jobs` at a time. */
+export function nodeFloorRun(argv: readonly string[], dir: string, jobs: number): FloorRun {
+  const out = execFileSync(process.execPath, [FLOOR_LOOP, String(jobs), dir, ...argv], { encoding: "utf8", maxBuffer: 1 << 20 });
+  return JSON.parse(out) as FloorRun;
+}
+
+/** `awp-conformance fuzz --jobs 2` as a user runs it: its wall (the whole process) and its peak RSS. */
+export async function wholeFuzz(argv: readonly string[], config: string, runs: number, seed: number, out: string): Promise<{ seconds: number; rss: number; calls: number }> {
+  const started = performance.now();
+  const peak = await peakRssOf(["fuzz", "--protocol", "provider", "--jobs", "2", "--fuzz-runs", String(runs), "--seed", String(seed), "--config-json", config, "--reporter", "json", "--out", out, "--quiet", ...argv]);
+  const seconds = (performance.now() - started) / 1000;
+  // Exit 1 is a failing verdict (the bench's provider fails robustness clauses); anything else is not a finished run.
+  if (peak.exitCode !== 0 && peak.exitCode !== 1) throw new Error(`fuzz exited ${peak.exitCode}`);
+  const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as { fuzz?: { calls?: number } };
+  return { seconds, rss: peak.kit, calls: report.fuzz?.calls ?? Number.NaN };
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/**
+ * The kit's whole `fuzz` process beside the C floor and the plain Node loop on the same bytes
+ * (recorded from a campaign of the same seed), in alternating rounds; medians of the walls, the
+ * kit's ratio to the floor (its speed as a fraction of the floor's) and its peak RSS.
+ */
+export async function benchCFloor(name: string, argv: string[], config: { value: JsonObject; document: string }, runs: number, seed: number, dir: string, rounds: number): Promise<BenchResult[]> {
+  const floor = buildSpawnFloor(dir);
+  if ("skip" in floor) {
+    process.stderr.write(`provider-fuzz: ${floor.skip}\n`);
+    return [];
+  }
+  const requests = join(dir, `${name.replace(/\W+/g, "-")}-recorded`);
+  const calls = await recordCampaign(argv, config, runs, seed, requests);
+  const walls = { c: [] as number[], node: [] as number[], kit: [] as number[], rss: [] as number[], calls: 0 };
+  for (let round = 0; round < rounds; round++) {
+    walls.c.push(cFloorRun(floor.path, argv, requests, 2).seconds);
+    walls.node.push(nodeFloorRun(argv, requests, 2).seconds);
+    const kit = await wholeFuzz(argv, config.document, runs, seed, join(dir, `${name.replace(/\W+/g, "-")}-report-${round}`));
+    walls.kit.push(kit.seconds);
+    walls.rss.push(kit.rss);
+    walls.calls = kit.calls;
+  }
+  const [c, node, kit] = [median(walls.c), median(walls.node), median(walls.kit)];
+  return [
+    { name: `(F) C floor: posix_spawn + write + drain + wait, jobs 2, the ${calls} requests a fuzz of ${runs} cases sends (shrinking included), ${name}`, value: c, unit: "s" },
+    { name: `(Fn) plain Node spawn loop, jobs 2, the same requests, ${name}`, value: node, unit: "s" },
+    { name: `(K) awp-conformance fuzz --jobs 2 --fuzz-runs ${runs}, the whole process (${walls.calls} calls: shrinking its failures included), ${name}`, value: kit, unit: "s" },
+    { name: `(F)/(K): the kit's speed as a fraction of the C floor's, ${name}`, value: c / kit, unit: "ratio", target: ">= 0.50" },
+    { name: `(Fn)/(K): the kit's speed against the plain Node loop's, ${name}`, value: node / kit, unit: "ratio" },
+    { name: `peak RSS of the kit in (K), ${name}`, value: median(walls.rss), unit: "MB", target: "< 150" },
+    ...(await benchKitWork(name, argv, config, runs, seed, requests)),
+  ];
+}
