@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { providerChecks } from "../core/provider/checks/index.js";
 import { loadCatalogue } from "../core/clauses/catalogue.js";
 import { judgeClauses } from "../core/report/judge.js";
@@ -13,7 +12,7 @@ import { generatedCases, type GeneratorMode } from "./provider/generator-thread.
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
 import { ProviderCoverage } from "./provider/coverage.js";
 import type { CoverageSummary, FuzzBudget, FuzzFailure, FuzzProgressHook, ProviderCase, ProviderFuzzContext } from "./types.js";
-import { serializeCase } from "./replay.js";
+import { shrinkFailures } from "./provider-shrink.js";
 import { DEFAULT_DIGEST_DIALECT, DIGEST_DIALECTS, type DigestDialectId } from "../core/json/index.js";
 import { dialectSensitive } from "../core/provider/digest.js";
 import { inDialect } from "./provider/dialect.js";
@@ -136,12 +135,7 @@ export function findingsOf(results: readonly ClauseResult[]): Finding[] {
   return results.flatMap((r) => r.findings);
 }
 
-/**
- * Candidate cases one shrink may run (the failing case itself included). Shrinking usually
- * needs a few dozen; the bound keeps a failure whose parts trade off against each other from
- * running for minutes, and, being a count, gives the same shrunk case on any machine.
- */
-export const MAX_SHRINK_CASES = 400;
+export { MAX_SHRINK_CASES } from "./provider-shrink.js";
 
 export interface ProviderFuzzResult {
   cases: number;
@@ -240,53 +234,8 @@ async function campaign(ctx: ProviderFuzzContext, target: ProviderTarget, budget
   }
   judgeReturned();
 
-  const failures: FuzzFailure[] = [];
-  // Not shrunk (shrink: false, an interruption, a failure that did not come back): each case as it failed (its replay file still reproduces it).
-  const unshrunk = (clause: string, first: { index: number; c: ProviderCase; finding: Finding }): FuzzFailure => failureOf(clause, first.finding, first.c, budget.seed, String(first.index));
   const byIndex = [...firstByClause.entries()].sort((a, b) => a[1].index - b[1].index);
-  if (options.shrink === false) return { cases: done, calls, failures: byIndex.map(([clause, first]) => unshrunk(clause, first)), coverage: coverage.summary(), tally: tally.data() };
-  for (const [at, [clause, first]] of byIndex.entries()) {
-    const { index } = first;
-    options.progress?.shrinking(clause, at + 1, byIndex.length);
-    if (interrupted() !== undefined) {
-      failures.push(unshrunk(clause, first));
-      continue;
-    }
-    let last: Finding | undefined;
-    let tried = 0;
-    const property = fc.asyncProperty(arb, async (c) => {
-      // Past the budget (or once the kit is interrupted) every further candidate counts as passing: fast-check keeps the smallest failure so far.
-      if (tried++ > MAX_SHRINK_CASES || interrupted() !== undefined) return true;
-      const found = (await evaluateProviderCase(c, target, call)).find((f) => f.clause === clause);
-        if (found) last = found;
-      return found === undefined;
-    });
-    // numRuns 1: the failing case at its path, then its shrinks (never the cases after it, of which a time box has no end).
-    const result = await fc.check(property, { seed: budget.seed, path: String(index), numRuns: 1 });
-    // Interrupted while shrinking, a call out may have been ended by it: what fast-check kept is not trusted.
-    if (interrupted() !== undefined) {
-      failures.push(unshrunk(clause, first));
-      continue;
-    }
-    const shrunk = result.counterexample?.[0];
-    // The failure did not come back when fast-check ran its case again (a flaky one): reported as it was found.
-    if (!result.failed || shrunk === undefined) {
-      failures.push(unshrunk(clause, first));
-      continue;
-    }
-    // Re-evaluate the shrunk case so the finding describes exactly what the replay file holds.
-    const finding = (await evaluateProviderCase(shrunk, target, call)).find((f) => f.clause === clause) ?? last;
-    if (finding === undefined) {
-      failures.push(unshrunk(clause, first));
-      continue;
-    }
-    failures.push(failureOf(clause, finding, shrunk, budget.seed, result.counterexamplePath ?? String(index)));
-  }
+  const failures = await shrinkFailures(byIndex, { arb, target, call, evaluate: evaluateProviderCase, seed: budget.seed, jobs: budget.jobs, shrink: options.shrink !== false, progress: options.progress });
   return { cases: done, calls, failures, coverage: coverage.summary(), tally: tally.data() };
 }
 
-function failureOf(clause: string, finding: Finding, c: ProviderCase, seed: number, path: string): FuzzFailure {
-  // When the well-formed base of a hostile case is what failed, the base alone is the minimal case.
-  const minimal = c.base !== undefined && finding.requestId === c.base.requestId ? c.base : c;
-  return { clause, finding: { ...finding, foundBy: "fuzz" }, seed, path, replay: { protocol: "provider", case: serializeCase(minimal) } };
-}
