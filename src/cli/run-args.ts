@@ -12,6 +12,8 @@ export interface FuzzArgs {
   fuzzTime?: number;
   seed?: number;
   jobs?: number;
+  /** --spawner (runner/native/select.ts): main.ts reads it before the kit loads; a run whose candidate came from the configuration file chooses it with this. */
+  spawner?: string;
   /** --shard K/N (run and fuzz). */
   shard?: string;
   /** --corpus DIR: saved cases replayed first, new ones kept. */

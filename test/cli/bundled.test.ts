@@ -12,7 +12,7 @@ import { declaredOptions } from "./declared-options.js";
 const NOT_CANDIDATE = [
   "out", "reporter", "quiet", "level", "docs-url", "clause", "skip", "scenario", "jobs", "run-timeout", "timeout", "budget-slack",
   "turn-timeout", "stall-timeout", "quiet-window", "shutdown-timeout", "order-skew", "output-budget", "task-output-limit", "task-wait-slack",
-  "fuzz-runs", "fuzz-time", "seed", "shard", "evidence", "verbose",
+  "fuzz-runs", "fuzz-time", "seed", "shard", "evidence", "verbose", "spawner",
   // Names the candidate itself (AWP_AGENT_CLI_EXECUTABLE): a run with it is a candidate run.
   "from-env",
   // The configuration file: without a candidate, its candidates run (src/config/run.ts).

@@ -12,8 +12,11 @@ import { runCommandDefinition } from "../../src/cli/commands/run.js";
 import { declaredOptions } from "../cli/declared-options.js";
 import { ROOT } from "../integration/cli.js";
 
-/** Options with no key: the file itself, the console's progress and detail, a CI job's shard, and launch forms the keys already cover (env, command). */
-const FLAG_ONLY = ["config", "quiet", "verbose", "shard", "from-env", "env-json", "args-json"];
+/**
+ * Options with no key: the file itself, the console's progress and detail, a CI job's shard, launch forms the keys already cover
+ * (env, command), and how provider calls are spawned (a setting of the machine, read before the file is).
+ */
+const FLAG_ONLY = ["config", "quiet", "verbose", "shard", "from-env", "env-json", "args-json", "spawner"];
 
 const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "awp-conformance.config.schema.json"), "utf8")) as unknown;
 

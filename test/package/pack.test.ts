@@ -25,10 +25,12 @@ interface Pack {
  * Bounds on the tarball, measured when they were set: 864 kB packed, 4.08 MB unpacked (731 files),
  * without source maps (they added 1.36 MB for 320 maps) and screenshots (1.22 MB of PNG). The
  * bounds leave room for the kit to grow (about 40 % packed, 20 % unpacked) but not for either
- * of those to come back, nor for a new folder of captures or builds.
+ * of those to come back, nor for a new folder of captures or builds. With the native spawner
+ * (its C sources and client) the kit reached 1.10 MB packed and 5.06 MB unpacked (926 files);
+ * the unpacked bound moved to 5.5 MB, which the maps or the screenshots would still break.
  */
 const MAX_PACKED_BYTES = 1_200_000;
-const MAX_UNPACKED_BYTES = 5_000_000;
+const MAX_UNPACKED_BYTES = 5_500_000;
 
 let pack: Pack;
 let paths: string[];

@@ -74,6 +74,7 @@ export function runArgsOf(a: Record<string, unknown> & { candidate?: string; arg
     ...optional("shutdownTimeout", a.shutdownTimeout as number | undefined),
     ...optional("orderSkew", a.orderSkew as number | undefined),
     ...optional("jobs", a.jobs as number | undefined),
+    ...optional("spawner", a.spawner as string | undefined),
     ...optional("outputBudget", a.outputBudget as number | undefined),
     // The managed-task bridge options (withLaunchOptions declares them).
     ...optional("managedTasksOptIn", a.managedTasksOptIn as string | undefined),
