@@ -126,7 +126,8 @@ export class NativeSpawner {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     try {
       validateOptions(options);
-      validateSpawnOptions({ argv: options.argv, env: options.env ?? this.baseEnv });
+      // The spawner's own environment passed Node's check when it was started with it: only a call's own is checked.
+      validateSpawnOptions({ argv: options.argv, env: options.env ?? {} });
     } catch (error) {
       return Promise.reject(error as Error);
     }
