@@ -51,6 +51,9 @@ export async function recordCampaign(argv: string[], config: { value: JsonObject
 export interface FloorRun {
   calls: number;
   seconds: number;
+  /** The C floor's own CPU over the run, and its candidates' (ms). */
+  cpuMs?: number;
+  childrenMs?: number;
 }
 
 /** The C floor over the requests of `dir`, `jobs` at a time. */
@@ -91,9 +94,13 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
   }
   const requests = join(dir, `${name.replace(/\W+/g, "-")}-recorded`);
   const calls = await recordCampaign(argv, config, runs, seed, requests);
-  const walls = { c: [] as number[], node: [] as number[], kit: [] as number[], rss: [] as number[], calls: 0 };
+  const walls = { c: [] as number[], cCpu: [] as number[], node: [] as number[], kit: [] as number[], fixed: [] as number[], rss: [] as number[], calls: 0 };
   for (let round = 0; round < rounds; round++) {
-    walls.c.push(cFloorRun(floor.path, argv, requests, 2).seconds);
+    const c = cFloorRun(floor.path, argv, requests, 2);
+    walls.c.push(c.seconds);
+    walls.cCpu.push(((c.cpuMs ?? 0) + (c.childrenMs ?? 0)) / 1000);
+    // The kit's start-up, preparation and report: a whole fuzz process of one case.
+    walls.fixed.push((await wholeFuzz(argv, config.document, 1, seed, join(dir, `${name.replace(/\W+/g, "-")}-one-${round}`))).seconds);
     walls.node.push(nodeFloorRun(argv, requests, 2).seconds);
     const kit = await wholeFuzz(argv, config.document, runs, seed, join(dir, `${name.replace(/\W+/g, "-")}-report-${round}`));
     walls.kit.push(kit.seconds);
@@ -101,6 +108,11 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     walls.calls = kit.calls;
   }
   const [c, node, kit] = [median(walls.c), median(walls.node), median(walls.kit)];
+  const work = await benchKitWork(name, argv, config, runs, seed, requests);
+  // The bound: the kit's necessary work for every call, with the floor's own work (spawning, the candidates), on the
+  // machine's 2 cores (never less than the kit's work on its one thread), after the kit's start-up and before its report.
+  const necessary = (work.perCallMs * calls) / 1000;
+  const bound = median(walls.fixed) + Math.max(necessary, (necessary + median(walls.cCpu)) / 2);
   return [
     { name: `(F) C floor: posix_spawn + write + drain + wait, jobs 2, the ${calls} requests a fuzz of ${runs} cases sends (shrinking included), ${name}`, value: c, unit: "s" },
     { name: `(Fn) plain Node spawn loop, jobs 2, the same requests, ${name}`, value: node, unit: "s" },
@@ -108,6 +120,9 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     { name: `(F)/(K): the kit's speed as a fraction of the C floor's, ${name}`, value: c / kit, unit: "ratio", target: ">= 0.50" },
     { name: `(Fn)/(K): the kit's speed against the plain Node loop's, ${name}`, value: node / kit, unit: "ratio" },
     { name: `peak RSS of the kit in (K), ${name}`, value: median(walls.rss), unit: "MB", target: "< 150" },
-    ...(await benchKitWork(name, argv, config, runs, seed, requests)),
+    ...work.rows,
+    { name: `(B) the bound: the kit's start-up and report (a fuzz of 1 case, ${median(walls.fixed).toFixed(2)} s), then its necessary work for the ${calls} calls (${necessary.toFixed(2)} s of CPU) beside the floor's (${median(walls.cCpu).toFixed(2)} s: spawning and the candidates) on 2 cores, ${name}`, value: bound, unit: "s" },
+    { name: `(F)/(B): the most (F)/(K) can be with the kit's necessary work, ${name}`, value: c / bound, unit: "ratio" },
+    { name: `(K)/(B): the kit's whole process against the bound, ${name}`, value: kit / bound, unit: "ratio", target: "<= 1.20" },
   ];
 }
