@@ -8,8 +8,7 @@
  * Runs the same fuzz twice in a row, from the same seed, and prints both as JSON: the first run
  * of a fresh process (cold: the kit's code is compiled as it goes) and the second (warm). With
  * `made`, the cases are made first (not timed) and listed to both runs: the kit's rate when
- * generating costs nothing. With `generator: "thread"`, the cases are generated ahead in a thread
- * of their own (src/fuzz/provider/generator-thread.ts).
+ * generating costs nothing.
  * Usage: node [flags] fuzz-process.js '{"argv":[...],"runs":400,"seed":1,"made":false,"config":{...}}'
  */
 import { settleTunedProcess } from "../src/cli/tuned.js";
@@ -28,7 +27,6 @@ interface Job {
   seed: number;
   made: boolean;
   /** Where the cases are generated (fuzzProvider's option; default "main"). */
-  generator?: "main" | "thread";
   config: { value: JsonObject; document: string };
 }
 
@@ -45,7 +43,7 @@ async function main(job: Job): Promise<Measured[]> {
     for (let n = 0; n < 2; n++) {
       const before = cpuSnapshot(launcherPids());
       const started = performance.now();
-      const result = await fuzzProvider(ctx, { argv: job.argv, config: ctx.config, timeoutMs: 6000 }, { runs: job.runs, seed: job.seed, jobs: 2 }, { shrink: false, ...(made ? { cases: listedCases(made) } : {}), ...(job.generator !== undefined ? { generator: job.generator } : {}) });
+      const result = await fuzzProvider(ctx, { argv: job.argv, config: ctx.config, timeoutMs: 6000 }, { runs: job.runs, seed: job.seed, jobs: 2 }, { shrink: false, ...(made ? { cases: listedCases(made) } : {}) });
       const rate = result.calls / ((performance.now() - started) / 1000);
       const after = cpuSnapshot(launcherPids());
       // Launchers start during the first run: its launcher CPU counts from their start (a fork's worth).

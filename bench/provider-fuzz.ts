@@ -11,8 +11,7 @@
  * suite's own requests at the same concurrency; (c1) the suite with --jobs 1 beside (a1) those
  * requests one at a time, and (c0) the suite's requests sent one at a time through the kit's
  * launcher with nothing done between calls (what a serial run through a launcher allows when
- * the kit's own work costs nothing), (bt) for the compiled provider, the fuzz with its cases
- * generated ahead in a thread of their own (src/fuzz/provider/generator-thread.ts). Rounds alternate floor and kit;
+ * the kit's own work costs nothing). Rounds alternate floor and kit;
  * the medians and their ratio are printed. For the compiled provider, where the
  * floor keeps the machine busy, the rows after the ratios say where the CPU went in (a), (b)
  * and (b0), per call (cpu-share.ts): the kit's (or the floor's) own process, the launchers, the
@@ -102,9 +101,9 @@ function suiteParts(dir: string, exchanges: readonly { purpose: string; request:
  * process: the cases generated as they are taken, or with `made` made beforehand (the kit's rate
  * without generating). Its first run (cold) and its second (warm).
  */
-function fuzzRates(argv: string[], runs: number, made: boolean, generator: "main" | "thread" = "main"): { cold: Measured; warm: Measured } {
+function fuzzRates(argv: string[], runs: number, made: boolean): { cold: Measured; warm: Measured } {
   const { execArgv, env } = tunedStart();
-  const job = JSON.stringify({ argv, runs, seed: SEED, made, generator, config: CONFIG });
+  const job = JSON.stringify({ argv, runs, seed: SEED, made, config: CONFIG });
   const out = execFileSync(process.execPath, [...execArgv, FUZZ_PROCESS, job], { encoding: "utf8", env, maxBuffer: 1 << 20 });
   const [cold, warm] = JSON.parse(out) as Measured[];
   if (cold === undefined || warm === undefined) throw new Error(`fuzz-process.js printed ${out}`);
@@ -148,7 +147,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const suiteRequests = suiteExchanges.map((e) => e.request);
   const suiteDir = writeInputs(join(dir, `${name}-suite`), suiteRequests);
   const parts = suiteParts(join(dir, `${name}-suite-parts`), suiteExchanges);
-  const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[], thread: [] as Measured[] };
+  const measured = { floor: [] as Measured[], fuzz: [] as Measured[], cold: [] as Measured[], made: [] as Measured[] };
   const rates = { floor1: [] as number[], floorSuite: [] as number[], suite: [] as number[], suiteCold: [] as number[], suite1: [] as number[], serial: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     measured.floor.push(floorRate(argv, fuzzDir, 2));
@@ -156,7 +155,6 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     measured.fuzz.push(fuzz.warm);
     measured.cold.push(fuzz.cold);
     measured.made.push(fuzzRates(argv, runs, true).warm);
-    if (withShares) measured.thread.push(fuzzRates(argv, runs, false, "thread").warm);
     rates.floorSuite.push(suiteFloorRate(argv, parts));
     const suite = suiteRates(argv, DEFAULT_PROVIDER_JOBS, false);
     rates.suite.push(suite.warm);
@@ -170,7 +168,7 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
   const rate = (list: Measured[]): number => median(list.map((m) => m.rate));
   const [a, b, bCold, b0, aSuite, c, cCold, a1, c1, c0] = [rate(measured.floor), rate(measured.fuzz), rate(measured.cold), rate(measured.made), median(rates.floorSuite), median(rates.suite), median(rates.suiteCold), median(rates.floor1), median(rates.suite1), median(rates.serial)];
   const shares = withShares
-    ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true), ...shareRows(`(bt) fuzz, its cases generated ahead in a thread, ${name}`, measured.thread.map((m) => m.share), true)]
+    ? [...shareRows(`(a) floor, ${name}`, measured.floor.map((m) => m.share), false), ...shareRows(`(b) fuzz, ${name}`, measured.fuzz.map((m) => m.share), true), ...shareRows(`(b0) fuzz of cases made beforehand, ${name}`, measured.made.map((m) => m.share), true)]
     : [];
   return [
     { name: `(a) floor: Node spawn loop, jobs 2, ${fuzzInputs.length} fuzz requests, ${name}`, value: a, unit: "calls/s" },
@@ -180,7 +178,6 @@ async function measure(name: string, argv: string[], runs: number, dir: string, 
     { name: `(b cold)/(a), ${name}`, value: bCold / a, unit: "ratio" },
     { name: `(b0) the same fuzz, its cases made beforehand (not generating), ${name}`, value: b0, unit: "calls/s" },
     { name: `(b0)/(a), ${name}`, value: b0 / a, unit: "ratio" },
-    ...(withShares ? [{ name: `(bt) the same fuzz, its cases generated ahead in a thread of their own (its second run), ${name}`, value: rate(measured.thread), unit: "calls/s" }, { name: `(bt)/(a), ${name}`, value: rate(measured.thread) / a, unit: "ratio" }] : []),
     { name: `(as) floor: Node spawn loop, the suite's ${suiteRequests.length} requests at its concurrency (${parts.filter((part) => part.jobs > 1).length} parts ${DEFAULT_PROVIDER_JOBS} at a time, the rest one at a time), ${name}`, value: aSuite, unit: "calls/s" },
     { name: `(c) run (provider suite, --jobs ${DEFAULT_PROVIDER_JOBS}, the default), in a process of its own (its second run), ${name}`, value: c, unit: "calls/s" },
     { name: `(c)/(as), ${name}`, value: c / aSuite, unit: "ratio", target: ">= 0.90" },

@@ -7,8 +7,7 @@ import type { JsonObject, ProviderExchange, ProviderTranscript } from "../core/p
 import type { ClauseResult, Finding } from "../core/report/types.js";
 import { interrupted, untilInterrupted } from "../core/interrupt.js";
 import { callProvider, type ProviderCall } from "../runner/provider/call.js";
-import type { CaseSource } from "./cases.js";
-import { generatedCases, type GeneratorMode } from "./provider/generator-thread.js";
+import { CaseStream, type CaseSource } from "./cases.js";
 import { hostileKinds, providerCaseArb } from "./provider/index.js";
 import { ProviderCoverage } from "./provider/coverage.js";
 import type { CoverageSummary, FuzzBudget, FuzzFailure, FuzzProgressHook, ProviderCase, ProviderFuzzContext } from "./types.js";
@@ -166,10 +165,8 @@ export interface ProviderFuzzOptions {
   shrink?: boolean;
   call?: ProviderCall;
   onResult?: (c: ProviderCase, index: number, findings: readonly Finding[]) => void;
-  /** Where the cases come from (default: generated from the seed); a bench hands over cases made beforehand. */
+  /** Where the cases come from (default: generated from the seed as they are taken); a bench hands over cases made beforehand. */
   cases?: CaseSource<ProviderCase>;
-  /** Where they are generated: here as they are taken ("main", the default), or ahead in a thread of their own ("thread": generator-thread.ts). */
-  generator?: GeneratorMode;
   /**
    * Differential fuzzing: told of every case as it is sent, with the candidate's transcript to
    * come; the worker takes its next case only once this has settled (so --jobs bounds both sides).
@@ -188,7 +185,7 @@ async function campaign(ctx: ProviderFuzzContext, target: ProviderTarget, budget
   const arb = providerCaseArb(ctx);
   // A shard runs its slice of the one sequence the seed generates; indices stay those of the whole sequence.
   const { from, to } = budget.cases ?? { from: 0, to: budget.runs };
-  const cases = options.cases ?? generatedCases(ctx, budget.seed, from, to, options.generator ?? "main");
+  const cases = options.cases ?? new CaseStream(arb, budget.seed, from, to);
   const deadline = budget.timeSeconds !== undefined ? performance.now() + budget.timeSeconds * 1000 : Infinity;
   // Each clause's first failing case (by index): shrunk from there, or, interrupted, reported as it is.
   const firstByClause = new Map<string, { index: number; c: ProviderCase; finding: Finding }>();

@@ -136,30 +136,6 @@ function toolShapes(request: JsonObject | undefined): Shape[] {
   return isObject(tool) ? ["input", "result"].map((key) => (key in tool ? memberShape(tool, key) : SCALAR)) : [];
 }
 
-/** What the coverage counts of one case: its kind, its bytes, and (when it has a value) the sizes in it. */
-export interface CaseMeasure {
-  kind: string;
-  bytes: number;
-  sizes?: { members: number; chars: number; depth: number };
-}
-
-/** A case measured; a hostile case without a parsed value is measured on its base's value. */
-export function measureCase(c: ProviderCase): CaseMeasure {
-  const measure: CaseMeasure = { kind: c.kind === "valid" ? "valid" : c.purpose, bytes: c.bytes.length };
-  const value = c.value ?? c.base?.value;
-  if (value === undefined) return measure;
-  const { members, chars } = fold(toolShapes(value));
-  return { ...measure, sizes: { members, chars, depth: shapeOf(value).depth } };
-}
-
-/** Measures taken where the case was made (the generator thread: generator-thread.ts), by case. */
-const measuredCases = new WeakMap<ProviderCase, CaseMeasure>();
-
-/** Records what measureCase found of `c` where it was made (its value's shapes are known there, not here). */
-export function knowMeasure(c: ProviderCase, measure: CaseMeasure): void {
-  measuredCases.set(c, measure);
-}
-
 /** Counts provider cases as they run: per kind ("valid", "hostile:<kind>") and per size bucket. */
 export class ProviderCoverage {
   private readonly tally: CoverageTally;
@@ -168,15 +144,16 @@ export class ProviderCoverage {
     this.tally = new CoverageTally(DIMENSIONS, ["valid", ...hostileKinds.map((k) => `hostile:${k}`)]);
   }
 
-  /** A case that ran (measured where it was made, or here). */
+  /** A case that ran; a hostile case without a parsed value is measured on its base's value. */
   add(c: ProviderCase): void {
-    const { kind, bytes, sizes } = measuredCases.get(c) ?? measureCase(c);
-    this.tally.kind(kind);
-    this.tally.size(PROVIDER_SIZES.bytes, bytes);
-    if (sizes === undefined) return;
-    this.tally.size(PROVIDER_SIZES.members, sizes.members);
-    this.tally.size(PROVIDER_SIZES.chars, sizes.chars);
-    this.tally.size(PROVIDER_SIZES.depth, sizes.depth);
+    this.tally.kind(c.kind === "valid" ? "valid" : c.purpose);
+    this.tally.size(PROVIDER_SIZES.bytes, c.bytes.length);
+    const value = c.value ?? c.base?.value;
+    if (value === undefined) return;
+    const { members, chars } = fold(toolShapes(value));
+    this.tally.size(PROVIDER_SIZES.members, members);
+    this.tally.size(PROVIDER_SIZES.chars, chars);
+    this.tally.size(PROVIDER_SIZES.depth, shapeOf(value).depth);
   }
 
   summary(): ReturnType<CoverageTally["summary"]> {

@@ -9,19 +9,9 @@
  * coverage.ts (knowShape) instead of reading it.
  */
 import type { JsonValue } from "../../core/json/index.js";
-import type { CycledRecipe } from "./sized.js";
-
-/** The recipes of lazy members, by container and key: what another thread builds them from (packed.ts). */
-const recipes = new WeakMap<object, Map<string, CycledRecipe>>();
-
-/** The recipe of `parent[key]` while it is lazy and has one; undefined once built, or for a plain member. */
-export function lazyRecipe(parent: object, key: string): CycledRecipe | undefined {
-  return Object.getOwnPropertyDescriptor(parent, key)?.get !== undefined ? recipes.get(parent)?.get(key) : undefined;
-}
 
 /** Makes `parent[key]` (already a member: its key order stays) the value `build()` returns, built on first read. */
-export function defineLazy(parent: { [key: string]: JsonValue }, key: string, build: () => JsonValue, recipe?: CycledRecipe): void {
-  if (recipe !== undefined) recipes.set(parent, (recipes.get(parent) ?? new Map<string, CycledRecipe>()).set(key, recipe));
+export function defineLazy(parent: { [key: string]: JsonValue }, key: string, build: () => JsonValue): void {
   const settle = (value: JsonValue): void => {
     Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
   };

@@ -117,32 +117,6 @@ export interface Built {
   shape: Shape;
   /** The value is not built until read: the request holds a getter in its place (lazy.ts). */
   lazy: boolean;
-  /** For a lazy one: what builds it (buildCycled), plain data another thread can build it from. */
-  recipe?: CycledRecipe;
-}
-
-/** A collection of `count` members cycling through `members`; an object's keys are stem + "k" + the index in `width` digits. */
-export interface CycledRecipe {
-  object: boolean;
-  members: JsonValue[];
-  stem: string;
-  count: number;
-  width: number;
-}
-
-/** The collection a recipe describes. */
-export function buildCycled(recipe: CycledRecipe): JsonValue {
-  const { members, count: n, width } = recipe;
-  const p = members.length;
-  if (!recipe.object) {
-    // A plain loop: Array.from with a map function is several times slower for 500,000 members.
-    const array: JsonValue[] = new Array<JsonValue>(n);
-    for (let i = 0; i < n; i++) array[i] = members[i % p] as JsonValue;
-    return array;
-  }
-  const value: { [key: string]: JsonValue } = {};
-  for (let i = 0; i < n; i++) value[`${recipe.stem}k${String(i).padStart(width, "0")}`] = members[i % p] as JsonValue;
-  return value;
 }
 
 /**
@@ -185,17 +159,27 @@ function buildCollection(plan: SizedPlan, max: number): Built {
     if (bytes + cost > max) break;
     bytes += cost;
   }
+  const p = plan.members.length;
   const shape = cycledShape(plan.members, n);
   // Members and keys that read back as they are written (the usual case) have one text for both.
   const same = wireKey === canonKey && wires.every((wire, i) => wire === canons[i]);
-  const recipe: CycledRecipe = { object, members: plan.members, stem: plan.stem, count: n, width };
-  const build = once((): JsonValue => buildCycled(recipe));
+  const build = once((): JsonValue => {
+    if (!object) {
+      // A plain loop: Array.from with a map function is several times slower for 500,000 members.
+      const array: JsonValue[] = new Array<JsonValue>(n);
+      for (let i = 0; i < n; i++) array[i] = plan.members[i % p] as JsonValue;
+      return array;
+    }
+    const value: { [key: string]: JsonValue } = {};
+    for (let i = 0; i < n; i++) value[`${plan.stem}k${String(i).padStart(width, "0")}`] = plan.members[i % p] as JsonValue;
+    return value;
+  });
   const write = (key: string, texts: readonly string[]): Text => (object ? objectText(key, texts, n, width) : cycleText("[", "]", texts, n, true));
   const wire = write(wireKey, wires);
   const canon = same ? wire : write(canonKey, canons);
   const lazy = n >= LAZY_MEMBERS;
   if (!lazy) return { value: build(), wire, canon, bytes, count: n, shape, lazy };
-  return { get value() { return build(); }, wire, canon, bytes, count: n, shape, lazy, recipe };
+  return { get value() { return build(); }, wire, canon, bytes, count: n, shape, lazy };
 }
 
 /** The string of a plan: count code points of its alphabet, cut to what fits in `max` wire bytes. */

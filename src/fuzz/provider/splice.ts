@@ -108,7 +108,7 @@ export function spliceRequest(make: (values: Record<string, JsonValue>) => JsonO
     const path = findMark(marked, marks[name] as string);
     if (path === undefined) throw new KitError("kit_bug", "a sized fuzz value's mark was not found in the request");
     const { parent, key } = follow(value, path);
-    if (built(name).lazy) defineLazy(parent, key, () => built(name).value, built(name).recipe);
+    if (built(name).lazy) defineLazy(parent, key, () => built(name).value);
     knowShape(parent, key, built(name).shape);
   }
   return { value, shell: { ...marked, input_digest: digest }, bytes, digest };
