@@ -33,7 +33,7 @@ export const OPTION_RULES: readonly OptionRule[] = [
   ...agent("mode", "model", "env", "env-json", "args-json", "from-env", "home", "turn-timeout", "stall-timeout", "quiet-window", "shutdown-timeout", "order-skew", "scenario", "output-budget"),
   ...agent("managed-tasks-opt-in", "task-output-limit", "task-wait-slack"),
   // What a provider is given and how long its calls may take.
-  ...provider("config-json", "config-file", "invalid-config-file", "budget", "budget-slack", "timeout"),
+  ...provider("config-json", "config-file", "invalid-config-file", "budget", "budget-slack", "timeout", "spawner"),
   // check-launch judges a host: these describe an agent-cli host's configuration, then a provider host's.
   ...["expect-model", "expect-mode", "expect-resume", "remote-opt-in", "shutdown-grace", "oversize-stop", "start-retries", "retry-window"].map((option): OptionRule => ({ option, protocols: AGENT_CLI, commands: ["check-launch"] })),
   ...["expect-providers-json", "expect-cwd", "host-outcomes"].map((option): OptionRule => ({ option, protocols: PROVIDER, commands: ["check-launch"] })),

@@ -33,6 +33,9 @@ describe("options checked against protocol and command", () => {
     ["--config-file on record (an agent CLI)", "record", { "config-file": "x" }, /^--config-file applies to --protocol provider only, and this record checks an agent CLI/],
     ["--protocol provider on record", "record", { protocol: "provider" }, /^--protocol provider: record checks an agent CLI only/],
     ["--expect-model on a provider host", "check-launch", { protocol: "provider", "expect-model": "m" }, /^--expect-model applies to --protocol agent-cli only/],
+    // Agent CLIs are launched by the kit itself whatever it says (docs/processes-and-safety.md).
+    ["--spawner on an agent CLI", "run", { protocol: "agent-cli", spawner: "native" }, /^--spawner applies to --protocol provider only, and this run checks an agent CLI/],
+    ["--spawner on an agent-cli fuzz", "fuzz", { protocol: "agent-cli", spawner: "node" }, /^--spawner applies to --protocol provider only, and this fuzz checks an agent CLI/],
   ])("refuses %s", (_what, command, argv, message) => {
     expect(usage(() => checkApplicable(command, argv))).toMatch(message);
   });
@@ -41,6 +44,7 @@ describe("options checked against protocol and command", () => {
     ["--seed when the run fuzzes", "run", { protocol: "provider", seed: 3, "fuzz-runs": 10 }],
     ["--seed of fuzz", "fuzz", { protocol: "provider", seed: 3 }],
     ["--jobs for either protocol", "run", { protocol: "provider", jobs: 2 }],
+    ["--spawner for a provider", "fuzz", { protocol: "provider", spawner: "native" }],
     ["agent-cli options for an agent CLI", "run", { protocol: "agent-cli", env: ["A=1"], mode: "stream-json", "turn-timeout": 5 }],
     ["a bundled run (no protocol)", "run", { "turn-timeout": 5000, timeout: 100 }],
     ["a false boolean (not given)", "run", { protocol: "provider", "from-env": false }],
