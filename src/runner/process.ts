@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { REPORT_AUDIT_ENV } from "./audit-env.js";
 import { CappedBuffer } from "./capture.js";
-import { MAX_TIMER_MS, finalizeGroup, spawnGroup, terminateGroup } from "./process-group.js";
+import { MAX_TIMER_MS, finalizeGroup, spawnGroup, terminateGroup, type SpawnFailure } from "./process-group.js";
 import type { ProcessOutcome } from "../core/process-outcome.js";
 
 export interface RunProcessOptions {
@@ -43,6 +43,15 @@ export const PIPE_CLOSE_WAIT_MS = 200;
 /** Recorded when stdin closed before all input was flushed and no error said why. */
 export const STDIN_PREMATURE_CLOSE = "ERR_STREAM_PREMATURE_CLOSE";
 
+/** What runProcess returns when the candidate could not be started (`began`: when it tried). */
+export function notStarted(error: SpawnFailure, began: number): ProcessResult {
+  return {
+    exitCode: null, signal: null, timedOut: false, stdoutCapped: false, stderrCapped: false,
+    durationMs: performance.now() - began, stdoutBytes: 0, stderrBytes: 0,
+    killedByKit: false, spawnError: error, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0),
+  };
+}
+
 export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   validateOptions(options);
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -52,13 +61,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   const env = options.env ?? copyProcessEnv();
   const began = performance.now();
   const spawned = await spawnGroup({ argv: options.argv, env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-  if (!spawned.ok) {
-    return {
-      exitCode: null, signal: null, timedOut: false, stdoutCapped: false, stderrCapped: false,
-      durationMs: performance.now() - began, stdoutBytes: 0, stderrBytes: 0,
-      killedByKit: false, spawnError: spawned.error, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0),
-    };
-  }
+  if (!spawned.ok) return notStarted(spawned.error, began);
   const child = spawned.child;
   let timedOut = false;
   let killedByKit = false;

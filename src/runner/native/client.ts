@@ -11,12 +11,12 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { LAUNCH_MARKER_ENV, type Leftover, type LeftoverSweep, type StdStream } from "../../core/process-outcome.js";
 import { markedEnv, newMarker } from "../launch-start.js";
-import { DEFAULT_KILL_GRACE_MS, STDIN_PREMATURE_CLOSE, copyProcessEnv, validateOptions, type ProcessResult, type RunProcessOptions } from "../process.js";
+import { DEFAULT_KILL_GRACE_MS, STDIN_PREMATURE_CLOSE, copyProcessEnv, notStarted, validateOptions, type ProcessResult, type RunProcessOptions } from "../process.js";
 import { validateSpawnOptions } from "../process-group.js";
 import { commandText } from "../proc-read.js";
 import { holdOpen, rejectAll, type Refable } from "../helper-process.js";
-import { forgetResolutions, resolveExecutable, type SpawnFailure } from "../resolve-exec.js";
-import { STDERR_CAP, STDOUT_CAP, type CallOptions, type CallResult } from "../provider/call.js";
+import { forgetResolutions, resolveExecutable } from "../resolve-exec.js";
+import { callProcess, callResultOf, type CallOptions, type CallResult } from "../provider/call.js";
 import { CALL_KIND, FrameReader, decodeResult, encodeCall, errnoName, signalName, type RawLeftover, type ResultFrame } from "./frames.js";
 
 interface Pending {
@@ -34,15 +34,6 @@ export const MAX_IN_FLIGHT = 256;
 
 const STREAMS: readonly StdStream[] = ["stdin", "stdout", "stderr"];
 const ENDED: readonly Leftover["ended"][] = ["SIGTERM", "SIGKILL", "exited", "survived"];
-
-/** What runProcess returns when the candidate could not be started. */
-function notStarted(error: SpawnFailure, began: number): ProcessResult {
-  return {
-    exitCode: null, signal: null, timedOut: false, stdoutCapped: false, stderrCapped: false,
-    durationMs: performance.now() - began, stdoutBytes: 0, stderrBytes: 0,
-    killedByKit: false, spawnError: error, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0),
-  };
-}
 
 function leftoverOf(raw: RawLeftover, inodes: readonly number[]): Leftover {
   const foundBy: Leftover["foundBy"] = [...((raw.foundBy & 1) !== 0 ? (["marker"] as const) : []), ...((raw.foundBy & 2) !== 0 ? (["pipe"] as const) : [])];
@@ -114,11 +105,7 @@ export class NativeSpawner {
 
   /** One provider call, as callInProcess makes it. */
   call(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
-    return this.run({
-      argv, stdin: request, timeoutMs: options.timeoutMs, killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, stdoutCap: STDOUT_CAP, stderrCap: STDERR_CAP,
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.cwd ? { cwd: options.cwd } : {}),
-    }).then(split);
+    return this.run(callProcess(argv, request, options)).then(callResultOf);
   }
 
   /** One process, as runProcess runs it (rejects only for invalid options, and when the spawner is gone). */
@@ -197,8 +184,3 @@ export class NativeSpawner {
   }
 }
 
-/** A ProcessResult as callInProcess returns it. */
-function split(result: ProcessResult): CallResult {
-  const { stdout, stderr, ...outcome } = result;
-  return { outcome, stdout, stderr };
-}

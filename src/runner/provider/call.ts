@@ -1,5 +1,5 @@
 import { MAX_MESSAGE_BYTES, type CallOutcome } from "../../core/provider/types.js";
-import { runProcess } from "../process.js";
+import { DEFAULT_KILL_GRACE_MS, runProcess, type ProcessResult, type RunProcessOptions } from "../process.js";
 import { currentLauncher } from "../launcher/client.js";
 import { nativeCall } from "../native/select.js";
 
@@ -30,17 +30,27 @@ export function callProvider(argv: readonly string[], request: Uint8Array, optio
   return launcher === undefined ? callInProcess(argv, request, options) : launcher.call(argv, request, options);
 }
 
-/** callProvider on this process's own event loop. */
-export async function callInProcess(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
-  const { stdout, stderr, ...outcome } = await runProcess({
+/** The process a provider call runs: the request on stdin, the protocol's caps (the native spawner runs the same). */
+export function callProcess(argv: readonly string[], request: Uint8Array, options: CallOptions): RunProcessOptions {
+  return {
     argv,
     stdin: request,
     timeoutMs: options.timeoutMs,
-    killGraceMs: options.killGraceMs ?? 1000,
+    killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     stdoutCap: STDOUT_CAP,
     stderrCap: STDERR_CAP,
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
-  });
+  };
+}
+
+/** A process's result as a call's: its outcome, and its output apart. */
+export function callResultOf(result: ProcessResult): CallResult {
+  const { stdout, stderr, ...outcome } = result;
   return { outcome, stdout, stderr };
+}
+
+/** callProvider on this process's own event loop. */
+export async function callInProcess(argv: readonly string[], request: Uint8Array, options: CallOptions): Promise<CallResult> {
+  return callResultOf(await runProcess(callProcess(argv, request, options)));
 }
