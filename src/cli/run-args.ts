@@ -12,7 +12,7 @@ export interface FuzzArgs {
   fuzzTime?: number;
   seed?: number;
   jobs?: number;
-  /** --spawner (runner/native/select.ts): main.ts reads it before the kit loads; a run whose candidate came from the configuration file chooses it with this. */
+  /** --spawner (runner/native/select.ts): program.ts chooses it from the command line before any command runs, for every candidate; here it is only carried. */
   spawner?: string;
   /** --shard K/N (run and fuzz). */
   shard?: string;

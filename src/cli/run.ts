@@ -17,7 +17,6 @@ import { checkReporters, emitReport } from "./output.js";
 import { PhaseLines, Progress, scenarioLine } from "./progress.js";
 import { outputArgs, reportFinisher } from "./report-options.js";
 import { readProviderConfigs } from "./provider-options.js";
-import type { SpawnerMode } from "../runner/native/modes.js";
 import type { RunArgs } from "./run-args.js";
 import { finishShard, shardOf } from "../core/report/shard.js";
 import { evidenceOption } from "./evidence-option.js";
@@ -47,8 +46,6 @@ async function runProvider(args: RunArgs, outDir: string, progress: Progress): P
   const jobs = positive(args.jobs, "--jobs");
   const phases = new PhaseLines(progress);
   const shard = shardOf(args);
-  // A run whose candidate came from the configuration file had no --protocol for main.ts to see: --spawner is honoured here.
-  if (args.spawner !== undefined && args.spawner !== "node") (await import("../runner/native/select.js")).chooseSpawner(args.spawner as SpawnerMode);
   // Each protocol's runner loads only for its runs (the agent-cli one brings the model fixtures).
   const [{ runProviderSuite }, { attachReproductions }] = await Promise.all([import("../runner/provider/suite.js"), import("../runner/provider/reproduce.js")]);
   const { report, transcript, elsewhere } = await runProviderSuite({

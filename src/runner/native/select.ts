@@ -80,11 +80,6 @@ export function nativeChosen(): boolean {
   return nativeCall() !== undefined;
 }
 
-/** The spawner's pid while it runs (a bench reads its CPU time). */
-export function spawnerPid(): number | undefined {
-  return state !== undefined && typeof state === "object" && "spawner" in state ? state.spawner.pid : undefined;
-}
-
 /** Lets the spawner go (it ends what it started); a later call starts a new one. */
 export function closeSpawner(): void {
   if (state !== undefined && typeof state === "object" && "spawner" in state) {
