@@ -21,14 +21,17 @@ import { peakRssOf } from "./peak-rss.js";
 
 const FLOOR_LOOP = resolve(packageRoot(), "dist/bench/floor-loop.js");
 
-/** The C floor built into `dir`, or why it cannot be (one line). */
-export function buildSpawnFloor(dir: string): { path: string } | { skip: string } {
-  const path = join(dir, "spawn-floor");
-  const built = spawnSync("cc", ["-O2", "-pthread", "-o", path, resolve(packageRoot(), "bench/fixtures/spawn-floor.c")], { encoding: "utf8" });
-  if (built.error !== undefined) return { skip: `C floor skipped: no C compiler (cc) on PATH (${built.error.message})` };
-  if (built.status !== 0) return { skip: `C floor skipped: cc failed to build bench/fixtures/spawn-floor.c: ${built.stderr.split("\n")[0] ?? ""}` };
+/** bench/fixtures/NAME.c built with cc into `dir`, or why it cannot be (one line, after `what`). */
+export function buildBenchFixture(name: string, dir: string, what: string, flags: readonly string[] = []): { path: string } | { skip: string } {
+  const path = join(dir, name);
+  const built = spawnSync("cc", ["-O2", ...flags, "-o", path, resolve(packageRoot(), `bench/fixtures/${name}.c`)], { encoding: "utf8" });
+  if (built.error !== undefined) return { skip: `${what} skipped: no C compiler (cc) on PATH (${built.error.message})` };
+  if (built.status !== 0) return { skip: `${what} skipped: cc failed to build bench/fixtures/${name}.c: ${built.stderr.split("\n")[0] ?? ""}` };
   return { path };
 }
+
+/** The C floor built into `dir`, or why it cannot be (one line). */
+export const buildSpawnFloor = (dir: string): { path: string } | { skip: string } => buildBenchFixture("spawn-floor", dir, "C floor", ["-pthread"]);
 
 /**
  * Runs a campaign of `runs` cases from `seed`, --jobs 2, shrinking its failures as `fuzz` does, and writes every request

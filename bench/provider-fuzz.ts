@@ -19,7 +19,7 @@
  * against the compiled provider beside the C floor (posix_spawn) and the Node loop on the very
  * bytes a campaign of the same seed sends, with the kit's ratio to the floor.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -35,7 +35,7 @@ import type { ProviderExchange } from "../src/core/provider/types.js";
 import { cpuShare, cpuSnapshot, type CpuShare, type Measured } from "./cpu-share.js";
 import type { BenchResult } from "./json-reader.js";
 import { peakRssOf } from "./peak-rss.js";
-import { benchCFloor } from "./c-floor.js";
+import { benchCFloor, buildBenchFixture } from "./c-floor.js";
 import type { SuiteRates } from "./suite-process.js";
 
 const SEED = 1;
@@ -200,13 +200,12 @@ async function withTinyProvider(bench: (tiny: string, dir: string) => Promise<Be
   const dir = mkdtempSync(join(tmpdir(), "awp-bench-"));
   useLauncher();
   try {
-    const tiny = join(dir, "tiny-provider");
-    const built = spawnSync("cc", ["-O2", "-o", tiny, resolve(packageRoot(), "bench/fixtures/tiny-provider.c")], { encoding: "utf8" });
-    if (built.error !== undefined || built.status !== 0) {
-      process.stderr.write(`provider-fuzz: skipped: the compiled provider and the C floor need a C compiler (cc): ${built.error?.message ?? built.stderr.split("\n")[0]}\n`);
+    const tiny = buildBenchFixture("tiny-provider", dir, "the compiled provider and the C floor");
+    if ("skip" in tiny) {
+      process.stderr.write(`provider-fuzz: ${tiny.skip}\n`);
       return [];
     }
-    return await bench(tiny, dir);
+    return await bench(tiny.path, dir);
   } finally {
     closeLauncher();
     rmSync(dir, { recursive: true, force: true });
