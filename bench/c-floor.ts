@@ -71,15 +71,25 @@ export function nodeFloorRun(argv: readonly string[], dir: string, jobs: number)
   return JSON.parse(out) as FloorRun;
 }
 
-/** `awp-conformance fuzz --jobs 2` as a user runs it: its wall (the whole process) and its peak RSS. */
-export async function wholeFuzz(argv: readonly string[], config: string, runs: number, seed: number, out: string): Promise<{ seconds: number; rss: number; calls: number }> {
+/** What the native spawner says of its run when AWP_CONFORMANCE_SPAWNER_STATS is set (native/spawner.c, say_stats): its own CPU and its candidates', ms. */
+export function spawnerStatsOf(stderr: string): { calls: number; ownMs: number; candidatesMs: number } | undefined {
+  const line = /awp-conformance spawner: (\d+) calls; own cpu ([\d.]+) s .*; candidates cpu ([\d.]+) s/.exec(stderr);
+  return line === null ? undefined : { calls: Number(line[1]), ownMs: Number(line[2]) * 1000, candidatesMs: Number(line[3]) * 1000 };
+}
+
+/**
+ * `awp-conformance fuzz --jobs 2` as a user runs it: its wall (the whole process), its peak RSS, the CPU of its own
+ * processes, and what its native spawner used (its own CPU and its candidates'; absent on the Node launchers).
+ */
+export async function wholeFuzz(argv: readonly string[], config: string, runs: number, seed: number, out: string): Promise<{ seconds: number; rss: number; calls: number; kitCpuMs: number; spawnerSideMs?: number }> {
   const started = performance.now();
-  const peak = await peakRssOf(["fuzz", "--protocol", "provider", "--jobs", "2", "--fuzz-runs", String(runs), "--seed", String(seed), "--config-json", config, "--reporter", "json", "--out", out, "--quiet", ...argv]);
+  const peak = await peakRssOf(["fuzz", "--protocol", "provider", "--jobs", "2", "--fuzz-runs", String(runs), "--seed", String(seed), "--config-json", config, "--reporter", "json", "--out", out, "--quiet", ...argv], { AWP_CONFORMANCE_SPAWNER_STATS: "1" });
   const seconds = (performance.now() - started) / 1000;
   // Exit 1 is a failing verdict (the bench's provider fails robustness clauses); anything else is not a finished run.
   if (peak.exitCode !== 0 && peak.exitCode !== 1) throw new Error(`fuzz exited ${peak.exitCode}`);
   const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as { fuzz?: { calls?: number } };
-  return { seconds, rss: peak.kit, calls: report.fuzz?.calls ?? Number.NaN };
+  const spawner = spawnerStatsOf(peak.stderr);
+  return { seconds, rss: peak.kit, calls: report.fuzz?.calls ?? Number.NaN, kitCpuMs: peak.kitCpuMs, ...(spawner ? { spawnerSideMs: spawner.ownMs + spawner.candidatesMs } : {}) };
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -97,7 +107,7 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
   }
   const requests = join(dir, `${name.replace(/\W+/g, "-")}-recorded`);
   const calls = await recordCampaign(argv, config, runs, seed, requests);
-  const walls = { c: [] as number[], cCpu: [] as number[], node: [] as number[], kit: [] as number[], fixed: [] as number[], rss: [] as number[], calls: 0 };
+  const walls = { c: [] as number[], cCpu: [] as number[], node: [] as number[], kit: [] as number[], fixed: [] as number[], rss: [] as number[], kitCpu: [] as number[], spawnerSide: [] as number[], calls: 0 };
   for (let round = 0; round < rounds; round++) {
     const c = cFloorRun(floor.path, argv, requests, 2);
     walls.c.push(c.seconds);
@@ -108,6 +118,8 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     const kit = await wholeFuzz(argv, config.document, runs, seed, join(dir, `${name.replace(/\W+/g, "-")}-report-${round}`));
     walls.kit.push(kit.seconds);
     walls.rss.push(kit.rss);
+    walls.kitCpu.push(kit.kitCpuMs);
+    if (kit.spawnerSideMs !== undefined) walls.spawnerSide.push(kit.spawnerSideMs);
     walls.calls = kit.calls;
   }
   const [c, node, kit] = [median(walls.c), median(walls.node), median(walls.kit)];
@@ -124,6 +136,10 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     { name: `(Fn)/(K): the kit's speed against the plain Node loop's, ${name}`, value: node / kit, unit: "ratio" },
     { name: `peak RSS of the kit in (K), ${name}`, value: median(walls.rss), unit: "MB", target: "< 150" },
     ...work.rows,
+    // Where (K)'s CPU went, per call, beside the necessary work and the floor's: the kit's own processes (start-up and report included), and its spawning side.
+    { name: `(K) CPU: the kit's own processes in (K), start-up and report included, per call (necessary: the generating-and-judging row), ${name}`, value: median(walls.kitCpu) / walls.calls, unit: "ms" },
+    ...(walls.spawnerSide.length > 0 ? [{ name: `(K) CPU: its spawning side, the native spawner's own CPU and its candidates', per call, ${name}`, value: median(walls.spawnerSide) / walls.calls, unit: "ms" }] : []),
+    { name: `(F) CPU: the C floor's own CPU and its candidates', per call, ${name}`, value: (median(walls.cCpu) * 1000) / calls, unit: "ms" },
     { name: `(B) the bound: the kit's start-up and report (a fuzz of 1 case, ${median(walls.fixed).toFixed(2)} s), then its necessary work for the ${calls} calls (${necessary.toFixed(2)} s of CPU) beside the floor's (${median(walls.cCpu).toFixed(2)} s: spawning and the candidates) on 2 cores, ${name}`, value: bound, unit: "s" },
     { name: `(F)/(B): the most (F)/(K) can be with the kit's necessary work, ${name}`, value: c / bound, unit: "ratio" },
     { name: `(K)/(B): the kit's whole process against the bound, ${name}`, value: kit / bound, unit: "ratio", target: "<= 1.20" },
