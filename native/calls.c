@@ -179,13 +179,8 @@ void start_call(uint32_t id, unsigned char *body, size_t len) {
   for (int s = 0; s < 3; s++) fcntl(sv[s][0], F_SETFL, O_NONBLOCK);
   c->deadline = c->started + timeout;
   c->phase = P_RUN;
-  if (c->in_len == 0) {
-    shutdown(c->in_fd, SHUT_WR);
-    c->stdin_done = 1;
-    close_fd(&c->in_fd);
-  } else {
-    feed(c);
-  }
+  /* Writes what stdin takes now; with no request bytes it only closes stdin. */
+  feed(c);
 }
 
 /* Moves a call on through its phases as far as it can now. */

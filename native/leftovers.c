@@ -244,6 +244,19 @@ void find_leftovers(call_t *c, sweep_t *sw) {
   free(pids);
 }
 
+/* Whether a round's wait goes on: a process it signalled (SIGTERM, or SIGKILL when `killed`) still runs and the wait has time left; then the next look is due in POLL_MS. */
+static int still_waiting(sweep_t *sw, int killed, double now) {
+  if (now >= sw->until) return 0;
+  for (int i = 0; i < sw->nround; i++) {
+    found_t *f = sw->round[i];
+    if ((killed ? f->killed : f->termed) && alive(f)) {
+      sw->next_poll = now + POLL_MS;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* Advances a sweep as far as it can now; returns 1 when it is done. */
 int step_sweep(call_t *c, sweep_t *sw, double now) {
   for (;;) {
@@ -264,9 +277,7 @@ int step_sweep(call_t *c, sweep_t *sw, double now) {
       sw->next_poll = now;
     }
     if (sw->stage == S_TERM_WAIT) {
-      int any = 0;
-      for (int i = 0; i < sw->nround; i++) if (sw->round[i]->termed && alive(sw->round[i])) any = 1;
-      if (any && now < sw->until) { sw->next_poll = now + POLL_MS; return 0; }
+      if (still_waiting(sw, 0, now)) return 0;
       for (int i = 0; i < sw->nround; i++) {
         found_t *f = sw->round[i];
         if (!f->termed) continue;
@@ -278,9 +289,7 @@ int step_sweep(call_t *c, sweep_t *sw, double now) {
       sw->until = now + KILL_WAIT_MS;
     }
     if (sw->stage == S_KILL_WAIT) {
-      int any = 0;
-      for (int i = 0; i < sw->nround; i++) if (sw->round[i]->killed && alive(sw->round[i])) any = 1;
-      if (any && now < sw->until) { sw->next_poll = now + POLL_MS; return 0; }
+      if (still_waiting(sw, 1, now)) return 0;
       for (int i = 0; i < sw->nround; i++) {
         found_t *f = sw->round[i];
         if (f->killed) f->ended = alive(f) ? E_SURVIVED : E_SIGKILL;

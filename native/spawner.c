@@ -81,16 +81,17 @@ void *xmalloc(size_t n) {
 }
 
 
+static double seconds(struct timeval t) { return t.tv_sec + t.tv_usec / 1e6; }
+
 /* With AWP_CONFORMANCE_SPAWNER_STATS set (a bench), one line on stderr at the end: its own CPU and memory. */
 static void say_stats(void) {
   if (!getenv("AWP_CONFORMANCE_SPAWNER_STATS")) return;
   struct rusage own, kids;
   getrusage(RUSAGE_SELF, &own);
   getrusage(RUSAGE_CHILDREN, &kids);
+  double user = seconds(own.ru_utime), sys = seconds(own.ru_stime);
   fprintf(stderr, "awp-conformance spawner: %lu calls; own cpu %.3f s (user %.3f, sys %.3f), peak rss %ld KiB; candidates cpu %.3f s\n", calls_run,
-          own.ru_utime.tv_sec + own.ru_utime.tv_usec / 1e6 + own.ru_stime.tv_sec + own.ru_stime.tv_usec / 1e6,
-          own.ru_utime.tv_sec + own.ru_utime.tv_usec / 1e6, own.ru_stime.tv_sec + own.ru_stime.tv_usec / 1e6, own.ru_maxrss,
-          kids.ru_utime.tv_sec + kids.ru_utime.tv_usec / 1e6 + kids.ru_stime.tv_sec + kids.ru_stime.tv_usec / 1e6);
+          user + sys, user, sys, own.ru_maxrss, seconds(kids.ru_utime) + seconds(kids.ru_stime));
 }
 
 
@@ -142,12 +143,10 @@ int main(int argc, char **argv) {
   for (;;) {
     if (stop_code) { kill_everything(); return stop_code; }
     double now = now_ms(), wake = 1e300;
-    int active = 0;
     for (int i = 0; i < MAX_CALLS; i++) {
       if (!calls[i].used) continue;
       advance(&calls[i], now);
       if (!calls[i].used) continue;
-      active++;
       double w = next_wake(&calls[i]);
       if (w < wake) wake = w;
     }
@@ -171,7 +170,6 @@ int main(int argc, char **argv) {
       double left = wake - now;
       timeout = left <= 0 ? 0 : (int)(left + 0.999);
     }
-    (void)active;
     int ready = poll(fds, (nfds_t)nfds, timeout);
     if (ready < 0 && errno != EINTR) die("poll failed");
     now = now_ms();
@@ -197,10 +195,10 @@ int main(int argc, char **argv) {
           if (n > 0) {
             head_got += (size_t)n;
             if (head_got == 16) {
-              kind = head[0] | head[1] << 8 | head[2] << 16 | (uint32_t)head[3] << 24;
-              id = head[4] | head[5] << 8 | head[6] << 16 | (uint32_t)head[7] << 24;
-              uint64_t l = 0;
-              for (int b = 7; b >= 0; b--) l = l << 8 | head[8 + b];
+              frame_begin(head, 16);
+              kind = get32();
+              id = get32();
+              uint64_t l = get64();
               if (l > MAX_BODY) die("a frame too long");
               body_len = (size_t)l;
               body = xmalloc(body_len);
