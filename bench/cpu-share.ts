@@ -10,18 +10,23 @@ import { availableParallelism } from "node:os";
 
 const TICK_MS = 10;
 
-interface Times {
+export interface Times {
   /** CPU time of the process itself, and of its children it reaped, in ms. */
   self: number;
   children: number;
 }
 
-function processTimes(pid: number | "self" | "main"): Times {
+/** The CPU times in a /proc/PID/stat text (the command, in parentheses, may hold spaces and parentheses). */
+export function statTimes(stat: string): Times {
   // Fields after the command's closing parenthesis: utime is the 12th, then stime, cutime, cstime.
-  // "main": this process's main thread alone (its task of the process's own id), without its worker threads.
-  const fields = readFileSync(pid === "main" ? `/proc/self/task/${process.pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = (i: number): number => Number(fields[i] ?? 0);
   return { self: (ticks(11) + ticks(12)) * TICK_MS, children: (ticks(13) + ticks(14)) * TICK_MS };
+}
+
+function processTimes(pid: number | "self" | "main"): Times {
+  // "main": this process's main thread alone (its task of the process's own id), without its worker threads.
+  return statTimes(readFileSync(pid === "main" ? `/proc/self/task/${process.pid}/stat` : `/proc/${pid}/stat`, "utf8"));
 }
 
 function machineTimes(): { idle: number; total: number } {

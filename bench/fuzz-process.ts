@@ -26,7 +26,6 @@ interface Job {
   runs: number;
   seed: number;
   made: boolean;
-  /** Where the cases are generated (fuzzProvider's option; default "main"). */
   config: { value: JsonObject; document: string };
 }
 

@@ -11,11 +11,10 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../src/core/paths.js";
+import { statTimes } from "./cpu-share.js";
 
 const POLL_MS = 10;
 const STDERR_KEPT = 64 * 1024;
-/** /proc's clock ticks per second (USER_HZ: 100 on every Linux architecture Node runs on). */
-const TICKS_PER_SECOND = 100;
 
 export interface PeakRss {
   /** The largest kit process, MB. */
@@ -29,15 +28,9 @@ export interface PeakRss {
   stderr: string;
 }
 
-/** User + system CPU of a process from its /proc/PID/stat text, in ms. */
-export function statCpuMs(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
-
 function cpuOf(pid: number): number | undefined {
   try {
-    return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    return statTimes(readFileSync(`/proc/${pid}/stat`, "utf8")).self;
   } catch {
     return undefined;
   }

@@ -2,15 +2,15 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { spawnerStatsOf } from "../../bench/c-floor.js";
-import { statCpuMs } from "../../bench/peak-rss.js";
+import { statTimes } from "../../bench/cpu-share.js";
 import { buildSpawner } from "../../src/runner/native/build.js";
 import { NATIVE_SKIP } from "../runner/native/paths.js";
 
 describe("the CPU readings of the c-floor bench (where the kit's whole fuzz process spends its CPU)", () => {
   it("reads a process's user + system time from /proc/PID/stat, a command with spaces and parentheses included", () => {
     // Fields after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ...
-    expect(statCpuMs("4242 (node (a) b) S 1 4242 4242 0 -1 4194560 100 0 0 0 123 45 0 0 20 0")).toBe(1680);
-    if (process.platform === "linux") expect(statCpuMs(readFileSync("/proc/self/stat", "utf8"))).toBeGreaterThan(0);
+    expect(statTimes("4242 (node (a) b) S 1 4242 4242 0 -1 4194560 100 0 0 0 123 45 6 7 20 0")).toEqual({ self: 1680, children: 130 });
+    if (process.platform === "linux") expect(statTimes(readFileSync("/proc/self/stat", "utf8")).self).toBeGreaterThan(0);
   });
 
   it("finds the spawner's own line among the kit's stderr, and nothing in a stderr without one", () => {
