@@ -12,8 +12,9 @@ import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, delimiter, dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { kitVersion, packageRoot } from "../../core/paths.js";
+import { resolveExecutable } from "../resolve-exec.js";
 
 /** noted: this very reason was found before on this machine (and said then): the kit need not say it again. */
 export type Built = { ok: true; path: string } | { ok: false; reason: string; noted?: boolean };
@@ -95,14 +96,11 @@ function pruneOtherBuilds(target: string): void {
   }
 }
 
-/** `cc` as PATH finds it, or undefined. */
+/** `cc` as PATH finds it (as the kit finds what it launches: resolve-exec.ts), or undefined; none without a PATH. */
 export function findCompiler(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const file = join(dir, COMPILER);
-    if (executable(file)) return file;
-  }
-  return undefined;
+  if (env.PATH === undefined) return undefined;
+  const found = resolveExecutable(COMPILER, { PATH: env.PATH }, process.cwd());
+  return found.ok ? found.path : undefined;
 }
 
 /** The spawner binary, built now if it is not in the cache; never throws. */
