@@ -4,9 +4,8 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, ROOT, useTempDirs } from "./cli.js";
 import { isDead } from "../runner/dead.js";
-import { buildSpawner } from "../../src/runner/native/build.js";
+import { NATIVE_SKIP } from "../runner/native/paths.js";
 
-const NATIVE = buildSpawner();
 
 /**
  * Provider calls are made by the kit's launcher process (src/runner/launcher). Killed with
@@ -67,7 +66,7 @@ async function until<T>(probe: () => T | undefined, ms: number): Promise<T | und
 
 describe.skipIf(!HAS_PROC)("the launcher process (needs /proc)", () => {
   for (const spawner of ["node", "native"] as const) {
-  const skip = spawner === "native" && !NATIVE.ok ? ` (skipped: no native spawner here: ${NATIVE.ok ? "" : NATIVE.reason})` : "";
+  const skip = spawner === "native" && NATIVE_SKIP !== undefined ? ` (skipped: ${NATIVE_SKIP})` : "";
   it.skipIf(skip !== "")(`a kit killed with SIGKILL in the middle of a call leaves no candidate and no ${spawner === "node" ? "launcher" : "native spawner"} behind${skip}`, async () => {
     const args = [
       CLI, "run", "--protocol", "provider", "--spawner", spawner, "--out", temp(), "--budget", "60000", "--config-file", join(ROOT, "test/fakes/provider-lean-config.json"),

@@ -6,7 +6,7 @@ import type { RunReport } from "../../src/core/report/types.js";
 import { CLI, readReport, ROOT, useTempDirs } from "./cli.js";
 import { isDead } from "../runner/dead.js";
 import { REFERENCE_ENV } from "./agent-cli-fakes.js";
-import { buildSpawner } from "../../src/runner/native/build.js";
+import { NATIVE_SKIP } from "../runner/native/paths.js";
 
 /**
  * Candidates that leave a daemon in a new session after every launch (src/mocks/daemon.ts):
@@ -66,7 +66,6 @@ const provider = (spawner: string) => (fault: string): string[] => [
   ];
 
 /** The provider's calls through each path (runner/native/): the Node launchers, and the native spawner where it can be built. */
-const NATIVE = buildSpawner();
 const runs: Record<string, (fault: string) => string[]> = {
   "provider (node path)": provider("node"),
   "provider (native path)": provider("native"),
@@ -80,7 +79,7 @@ describe.skipIf(!HAS_PROC).concurrent("no process is left after a run against a 
   for (const leg of Object.keys(runs)) {
     const protocol = leg.startsWith("provider") ? "provider" : "agent-cli";
     for (const fault of FAULTS) {
-      const skip = leg.includes("native") && !NATIVE.ok ? ` (skipped: no native spawner here: ${NATIVE.ok ? "" : NATIVE.reason})` : "";
+      const skip = leg.includes("native") && NATIVE_SKIP !== undefined ? ` (skipped: ${NATIVE_SKIP})` : "";
       it.skipIf(skip !== "")(`${leg} ${fault}: every daemon is reported, ended, and none survives the run${skip}`, async () => {
         const { code, pid, report } = await runKit((runs[leg] as (f: string) => string[])(fault));
         const survivors = survivorsOf(pid);

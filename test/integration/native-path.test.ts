@@ -10,13 +10,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildSpawner, findCompiler } from "../../src/runner/native/build.js";
+import { findCompiler } from "../../src/runner/native/build.js";
+import { NATIVE_SKIP } from "../runner/native/paths.js";
 import { ROOT, runCli, useTempDirs } from "./cli.js";
 
 const FAKE = join(ROOT, "dist/src/mocks/provider.js");
 const LEAN = ["--config-file", join(ROOT, "test/fakes/provider-lean-config.json")];
-const built = buildSpawner();
-const SKIP = built.ok ? undefined : `no native spawner here (${built.reason})`;
+const SKIP = NATIVE_SKIP;
 const temp = useTempDirs("awp-native-");
 
 /** Words of a report that differ between any two runs on the same path: times, what identifies a process, a flood's length. */
