@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fuzzProvider } from "../../../src/fuzz/provider-run.js";
 import type { ProviderCall } from "../../../src/runner/provider/call.js";
+import { answering } from "../../../bench/kit-work.js";
 import { ctx } from "./fixtures.js";
 
 /**
@@ -12,16 +13,12 @@ function acceptingAll(): { call: ProviderCall; most: () => number; shrinking: ()
   let out = 0;
   let most = 0;
   let counting = false;
-  const call: ProviderCall = async (_argv, request) => {
+  const call: ProviderCall = async (argv, request, options) => {
     out++;
     if (counting) most = Math.max(most, out);
     await new Promise((resolve) => setTimeout(resolve, 1));
     out--;
-    const text = Buffer.from(request).toString("latin1");
-    const id = /"request_id":"([^"]*)"/.exec(text)?.[1] ?? "";
-    const digest = /"input_digest":"([^"]*)"/.exec(text)?.[1] ?? "";
-    const stdout = new TextEncoder().encode(`{"api_version":"aw-provider/v1alpha1","request_id":"${id}","status":"ok","input_digest":"${digest}","effects":[]}\n`);
-    return { outcome: { exitCode: 0, signal: null, timedOut: false, stdoutCapped: false, stderrCapped: false, durationMs: 1, stdoutBytes: stdout.length, stderrBytes: 0, killedByKit: false }, stdout, stderr: new Uint8Array() };
+    return answering(argv, request, options);
   };
   return { call, most: () => most, shrinking: () => void (counting = true) };
 }
