@@ -15,8 +15,11 @@ import type { SpawnerMode } from "./modes.js";
 
 export { DEFAULT_SPAWNER_MODE, SPAWNER_MODES, type SpawnerMode } from "./modes.js";
 
+type NativeCall = (argv: readonly string[], request: Uint8Array, options: CallOptions) => Promise<CallResult>;
+
 let mode: SpawnerMode | undefined;
-let state: { spawner: NativeSpawner } | { failure: KitError } | "node" | undefined;
+/** What was chosen and had: the spawner (or, for --spawner native without one, the usage error) with the call every provider call takes. */
+let state: { spawner: NativeSpawner; call: NativeCall } | { failure: KitError; call: NativeCall } | "node" | undefined;
 /** How the binary is had (tests stand in for it). */
 let build: () => Built = buildSpawner;
 
@@ -42,7 +45,15 @@ function resolve(): typeof state {
   const built = build();
   if (built.ok) {
     try {
-      return (state = { spawner: NativeSpawner.start(built.path) });
+      const spawner = NativeSpawner.start(built.path);
+      const call: NativeCall = (argv, request, options) => {
+        try {
+          return spawner.call(argv, request, options);
+        } catch (error) {
+          return Promise.reject(error as Error);
+        }
+      };
+      return (state = { spawner, call });
     } catch (error) {
       return fallBack(`it did not start (${(error as Error).message})`);
     }
@@ -52,27 +63,18 @@ function resolve(): typeof state {
 
 /** auto: the Node launchers, said once on this machine (noted: said before, for this reason); native: a usage error. */
 function fallBack(reason: string, noted = false): typeof state {
-  if (mode === "native") return (state = { failure: new KitError("usage", `--spawner native: the native spawner cannot be used: ${reason}; run with --spawner node (or auto)`) });
+  if (mode === "native") {
+    const failure = new KitError("usage", `--spawner native: the native spawner cannot be used: ${reason}; run with --spawner node (or auto)`);
+    return (state = { failure, call: () => Promise.reject(failure) });
+  }
   if (!noted) process.stderr.write(`awp-conformance: the native spawner cannot be used (${reason}); provider calls go through the Node launchers (--spawner node says so without this message)\n`);
   return (state = "node");
 }
 
-/** The native call when the native path is chosen and up; undefined for the Node path. */
-export function nativeCall(): ((argv: readonly string[], request: Uint8Array, options: CallOptions) => Promise<CallResult>) | undefined {
+/** The native call when the native path is chosen and up (made once, not per call); undefined for the Node path. */
+export function nativeCall(): NativeCall | undefined {
   const now = resolve();
-  if (now === undefined || now === "node") return undefined;
-  if ("failure" in now) {
-    const failure = now.failure;
-    return () => Promise.reject(failure);
-  }
-  const spawner = now.spawner;
-  return (argv, request, options) => {
-    try {
-      return spawner.call(argv, request, options);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  };
+  return now === undefined || now === "node" ? undefined : now.call;
 }
 
 /** Whether provider calls go to the native spawner (or fail for want of it): the Node launchers are then not to be started. */
