@@ -7,7 +7,7 @@
  */
 import { KitError } from "../../core/errors.js";
 import { onInterrupt } from "../../core/interrupt.js";
-import type { CallOptions, CallResult } from "../provider/call.js";
+import type { ProviderCall } from "../provider/call.js";
 import { buildSpawner, type Built } from "./build.js";
 import { NativeSpawner } from "./client.js";
 
@@ -15,11 +15,9 @@ import type { SpawnerMode } from "./modes.js";
 
 export { DEFAULT_SPAWNER_MODE, SPAWNER_MODES, type SpawnerMode } from "./modes.js";
 
-type NativeCall = (argv: readonly string[], request: Uint8Array, options: CallOptions) => Promise<CallResult>;
-
 let mode: SpawnerMode | undefined;
 /** What was chosen and had: the spawner (or, for --spawner native without one, the usage error) with the call every provider call takes. */
-let state: { spawner: NativeSpawner; call: NativeCall } | { failure: KitError; call: NativeCall } | "node" | undefined;
+let state: { spawner: NativeSpawner; call: ProviderCall } | { failure: KitError; call: ProviderCall } | "node" | undefined;
 /** How the binary is had (tests stand in for it). */
 let build: () => Built = buildSpawner;
 
@@ -46,7 +44,7 @@ function resolve(): typeof state {
   if (built.ok) {
     try {
       const spawner = NativeSpawner.start(built.path);
-      const call: NativeCall = (argv, request, options) => {
+      const call: ProviderCall = (argv, request, options) => {
         try {
           return spawner.call(argv, request, options);
         } catch (error) {
@@ -72,7 +70,7 @@ function fallBack(reason: string, noted = false): typeof state {
 }
 
 /** The native call when the native path is chosen and up (made once, not per call); undefined for the Node path. */
-export function nativeCall(): NativeCall | undefined {
+export function nativeCall(): ProviderCall | undefined {
   const now = resolve();
   return now === undefined || now === "node" ? undefined : now.call;
 }
