@@ -105,7 +105,8 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     process.stderr.write(`provider-fuzz: ${floor.skip}\n`);
     return [];
   }
-  const requests = join(dir, `${name.replace(/\W+/g, "-")}-recorded`);
+  const slug = name.replace(/\W+/g, "-");
+  const requests = join(dir, `${slug}-recorded`);
   const calls = await recordCampaign(argv, config, runs, seed, requests);
   const walls = { c: [] as number[], cCpu: [] as number[], node: [] as number[], kit: [] as number[], fixed: [] as number[], rss: [] as number[], kitCpu: [] as number[], spawnerSide: [] as number[], allCpu: [] as number[], calls: 0 };
   for (let round = 0; round < rounds; round++) {
@@ -113,9 +114,9 @@ export async function benchCFloor(name: string, argv: string[], config: { value:
     walls.c.push(c.seconds);
     walls.cCpu.push(((c.cpuMs ?? 0) + (c.childrenMs ?? 0)) / 1000);
     // The kit's start-up, preparation and report: a whole fuzz process of one case.
-    walls.fixed.push((await wholeFuzz(argv, config.document, 1, seed, join(dir, `${name.replace(/\W+/g, "-")}-one-${round}`))).seconds);
+    walls.fixed.push((await wholeFuzz(argv, config.document, 1, seed, join(dir, `${slug}-one-${round}`))).seconds);
     walls.node.push(nodeFloorRun(argv, requests, 2).seconds);
-    const kit = await wholeFuzz(argv, config.document, runs, seed, join(dir, `${name.replace(/\W+/g, "-")}-report-${round}`));
+    const kit = await wholeFuzz(argv, config.document, runs, seed, join(dir, `${slug}-report-${round}`));
     walls.kit.push(kit.seconds);
     walls.rss.push(kit.rss);
     walls.kitCpu.push(kit.kitCpuMs);

@@ -6,7 +6,6 @@ import { CLI, ROOT, useTempDirs } from "./cli.js";
 import { isDead } from "../runner/dead.js";
 import { NATIVE_SKIP } from "../runner/native/paths.js";
 
-
 /**
  * Provider calls are made by the kit's launcher process (src/runner/launcher). Killed with
  * SIGKILL mid-call, the kit can run no clean-up of its own: the launcher sees its channel close

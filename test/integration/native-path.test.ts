@@ -16,7 +16,6 @@ import { ROOT, runCli, useTempDirs } from "./cli.js";
 
 const FAKE = join(ROOT, "dist/src/mocks/provider.js");
 const LEAN = ["--config-file", join(ROOT, "test/fakes/provider-lean-config.json")];
-const SKIP = NATIVE_SKIP;
 const temp = useTempDirs("awp-native-");
 
 /** Words of a report that differ between any two runs on the same path: times, what identifies a process, a flood's length. */
@@ -61,7 +60,7 @@ function tinyProvider(): string {
   return tiny;
 }
 
-const TINY = SKIP === undefined && findCompiler() !== undefined ? tinyProvider() : FAKE;
+const TINY = NATIVE_SKIP === undefined && findCompiler() !== undefined ? tinyProvider() : FAKE;
 
 const RUNS: readonly { name: string; args: string[] }[] = [
   { name: "the provider suite", args: ["run", "--protocol", "provider", ...LEAN, "--invalid-config-file", join(ROOT, "test/fakes/provider-invalid-configs.json"), TINY] },
@@ -72,7 +71,7 @@ const RUNS: readonly { name: string; args: string[] }[] = [
   { name: "daemons left in sessions of their own", args: ["run", "--protocol", "provider", ...LEAN, "--clause", "provider/transport/no-leftover-processes", FAKE, "--", "--fault", "leave-daemon-stderr"] },
 ];
 
-describe.skipIf(SKIP !== undefined)(`the same report through both paths${SKIP !== undefined ? ` (skipped: ${SKIP})` : ""}`, () => {
+describe.skipIf(NATIVE_SKIP !== undefined)(`the same report through both paths${NATIVE_SKIP !== undefined ? ` (skipped: ${NATIVE_SKIP})` : ""}`, () => {
   for (const run of RUNS) {
     it(`${run.name}: --spawner node and --spawner native report the same`, async () => {
       const node = await reportOf(run.args, "node");
